@@ -1,0 +1,174 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-builder.h"
+
+#include "fabric-graph.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/fabric-channel.h"
+#include "ns3/fabric-net-device.h"
+#include "ns3/fabric-switch.h"
+#include "ns3/node.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/rdma-transport.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+uint64_t
+Fabric::GetPacketHops() const
+{
+    uint64_t hops = 0;
+    for (std::size_t i = 0; i < devicesA.size(); ++i)
+    {
+        hops += devicesA[i]->GetTxPackets() + devicesB[i]->GetTxPackets();
+    }
+    return hops;
+}
+
+namespace
+{
+
+Ptr<FabricNetDevice>
+MakeDevice(Ptr<Node> node, const LinkProfile& profile, bool nodeIsSwitch)
+{
+    Ptr<FabricNetDevice> dev = CreateObject<FabricNetDevice>();
+    dev->SetAttribute("DataRate", DataRateValue(profile.rate));
+    dev->SetAttribute("HeaderBytes", UintegerValue(profile.headerBytes));
+    dev->SetAttribute("MessageHeaderBytes", UintegerValue(profile.messageHeaderBytes));
+    dev->SetAttribute("PayloadMtu", UintegerValue(profile.mtu));
+    dev->SetAttribute("RxLatency",
+                      TimeValue(nodeIsSwitch ? profile.switchLatency : profile.nicLatency));
+    node->AddDevice(dev);
+    return dev;
+}
+
+} // namespace
+
+Fabric
+FabricBuilder::Build(const FabricGraph& graph, const SpecLocation& where, int64_t stream)
+{
+    using Kind = FabricGraph::NodeKind;
+    const auto& nodes = graph.GetNodes();
+    const auto& links = graph.GetLinks();
+
+    Fabric f;
+    f.nodes.Create(nodes.size());
+    f.switches.resize(nodes.size());
+    f.transports.resize(graph.GetGpuCount());
+
+    Ptr<UniformRandomVariable> salt = CreateObject<UniformRandomVariable>();
+    salt->SetStream(stream);
+    for (uint32_t n = 0; n < nodes.size(); ++n)
+    {
+        if (nodes[n].kind == Kind::SWITCH)
+        {
+            Ptr<FabricSwitch> sw = CreateObject<FabricSwitch>();
+            const uint64_t hi = salt->GetInteger(0, UINT32_MAX);
+            const uint64_t lo = salt->GetInteger(0, UINT32_MAX);
+            sw->SetHashSalt((hi << 32) | lo);
+            f.nodes.Get(n)->AggregateObject(sw);
+            f.switches[n] = sw;
+        }
+    }
+
+    // Devices and channels; remember each node's port index per link.
+    std::vector<std::vector<uint16_t>> portOfLink(nodes.size());
+    f.devicesA.reserve(links.size());
+    f.devicesB.reserve(links.size());
+    f.channels.reserve(links.size());
+    for (const auto& link : links)
+    {
+        const LinkProfile& profile = graph.GetProfiles()[link.profile];
+        Ptr<FabricChannel> ch = CreateObject<FabricChannel>();
+        ch->SetAttribute("Delay", TimeValue(profile.propagationDelay));
+        Ptr<FabricNetDevice> a
+            = MakeDevice(f.nodes.Get(link.a), profile, nodes[link.a].kind == Kind::SWITCH);
+        Ptr<FabricNetDevice> b
+            = MakeDevice(f.nodes.Get(link.b), profile, nodes[link.b].kind == Kind::SWITCH);
+        a->Attach(ch);
+        b->Attach(ch);
+        f.devicesA.push_back(a);
+        f.devicesB.push_back(b);
+        f.channels.push_back(ch);
+    }
+    for (uint32_t n = 0; n < nodes.size(); ++n)
+    {
+        for (const auto& adj : graph.GetAdjacency(n))
+        {
+            Ptr<FabricNetDevice> dev
+                = (links[adj.link].a == n) ? f.devicesA[adj.link] : f.devicesB[adj.link];
+            if (nodes[n].kind == Kind::SWITCH)
+            {
+                portOfLink[n].push_back(static_cast<uint16_t>(f.switches[n]->AddPort(dev)));
+            }
+            else
+            {
+                portOfLink[n].push_back(0);
+            }
+        }
+    }
+
+    // One RDMA transport per GPU, on its NIC port.
+    for (uint32_t gpu = 0; gpu < graph.GetGpuCount(); ++gpu)
+    {
+        const uint32_t n = graph.GetGpuNode(gpu);
+        const auto& adj = graph.GetAdjacency(n);
+        if (adj.size() != 1)
+        {
+            throw SpecError(where,
+                            "GPU '" + nodes[n].name + "' has " + std::to_string(adj.size())
+                                + " links; every GPU needs exactly one NIC link");
+        }
+        Ptr<FabricNetDevice> nic
+            = (links[adj[0].link].a == n) ? f.devicesA[adj[0].link] : f.devicesB[adj[0].link];
+        Ptr<RdmaTransport> t = CreateObject<RdmaTransport>();
+        t->Setup(gpu, nic);
+        f.nodes.Get(n)->AggregateObject(t);
+        f.transports[gpu] = t;
+    }
+
+    // Routing tables: all shortest paths through switches, per destination GPU.
+    std::vector<uint16_t> ports;
+    for (uint32_t dst = 0; dst < graph.GetGpuCount(); ++dst)
+    {
+        const uint32_t target = graph.GetGpuNode(dst);
+        const std::vector<uint32_t> dist = graph.DistancesTo(target);
+        for (uint32_t src = 0; src < graph.GetGpuCount(); ++src)
+        {
+            if (dist[graph.GetGpuNode(src)] == UINT32_MAX)
+            {
+                throw SpecError(where,
+                                "GPU '" + nodes[graph.GetGpuNode(src)].name + "' cannot reach GPU '"
+                                    + nodes[target].name + "'");
+            }
+        }
+        for (uint32_t n = 0; n < nodes.size(); ++n)
+        {
+            if (nodes[n].kind != Kind::SWITCH || dist[n] == UINT32_MAX)
+            {
+                continue;
+            }
+            ports.clear();
+            const auto& adj = graph.GetAdjacency(n);
+            for (std::size_t k = 0; k < adj.size(); ++k)
+            {
+                const uint32_t peer = adj[k].peer;
+                const bool transit = nodes[peer].kind == Kind::SWITCH || peer == target;
+                if (transit && dist[peer] + 1 == dist[n])
+                {
+                    ports.push_back(portOfLink[n][k]);
+                }
+            }
+            if (!ports.empty())
+            {
+                f.switches[n]->SetRoute(dst, ports);
+            }
+        }
+    }
+    return f;
+}
+
+} // namespace ns3

@@ -1,0 +1,66 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AI_FABRIC_FABRIC_BUILDER_H
+#define AI_FABRIC_FABRIC_BUILDER_H
+
+#include "spec-error.h"
+
+#include "ns3/fabric-channel.h"
+#include "ns3/fabric-net-device.h"
+#include "ns3/fabric-switch.h"
+#include "ns3/node-container.h"
+#include "ns3/ptr.h"
+#include "ns3/rdma-transport.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class FabricGraph;
+
+/**
+ * \ingroup ai-fabric
+ * \brief The ns-3 objects of a built fabric, indexed like its FabricGraph.
+ */
+struct Fabric
+{
+    NodeContainer nodes;                        //!< one ns-3 Node per graph node, same order
+    std::vector<Ptr<RdmaTransport>> transports; //!< per GPU index
+    std::vector<Ptr<FabricSwitch>> switches;    //!< per graph node; null for GPUs
+    std::vector<Ptr<FabricNetDevice>> devicesA; //!< per graph link: the device at end a
+    std::vector<Ptr<FabricNetDevice>> devicesB; //!< per graph link: the device at end b
+    std::vector<Ptr<FabricChannel>> channels;   //!< per graph link
+
+    /// \return packets transmitted by all devices (packet-hops)
+    uint64_t GetPacketHops() const;
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief Turns a FabricGraph into ns-3 Nodes, FabricNetDevices, FabricChannels,
+ * FabricSwitches (with routing tables) and RdmaTransports.
+ *
+ * Routing: for every destination GPU, each switch's equal-cost next hops are
+ * the neighbours one hop closer to it on shortest paths that transit only
+ * switches (up/down in a tree). The builder checks that every GPU reaches
+ * every other GPU and reports an unreachable pair as a SpecError.
+ */
+class FabricBuilder
+{
+  public:
+    /**
+     * \param graph the fabric
+     * \param where location of the topology, for errors
+     * \param stream first ns-3 random stream index for the fabric's random choices
+     * \return the built fabric
+     * \throws SpecError if some GPU cannot reach another
+     */
+    static Fabric Build(const FabricGraph& graph, const SpecLocation& where, int64_t stream);
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_FABRIC_BUILDER_H */

@@ -1,0 +1,193 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-graph.h"
+
+#include "scenario-spec.h"
+#include "spec-error.h"
+
+#include "ns3/abort.h"
+
+#include <deque>
+
+namespace ns3
+{
+
+uint32_t
+FabricGraph::AddProfile(const LinkProfile& profile)
+{
+    m_profiles.push_back(profile);
+    return m_profiles.size() - 1;
+}
+
+uint32_t
+FabricGraph::AddGpu(const std::string& name)
+{
+    m_nodes.push_back(Node{NodeKind::GPU, name, 0, static_cast<uint32_t>(m_gpuNodes.size())});
+    m_adjacency.emplace_back();
+    m_gpuNodes.push_back(m_nodes.size() - 1);
+    return m_nodes.size() - 1;
+}
+
+uint32_t
+FabricGraph::AddSwitch(const std::string& name, uint32_t tier)
+{
+    m_nodes.push_back(Node{NodeKind::SWITCH, name, tier, UINT32_MAX});
+    m_adjacency.emplace_back();
+    ++m_switches;
+    return m_nodes.size() - 1;
+}
+
+uint32_t
+FabricGraph::AddLink(uint32_t a, uint32_t b, uint32_t profile)
+{
+    NS_ABORT_MSG_IF(a >= m_nodes.size() || b >= m_nodes.size() || a == b, "bad link");
+    NS_ABORT_MSG_IF(profile >= m_profiles.size(), "bad link profile");
+    m_links.push_back(Link{a, b, profile});
+    const uint32_t id = m_links.size() - 1;
+    m_adjacency[a].push_back(Adjacency{id, b});
+    m_adjacency[b].push_back(Adjacency{id, a});
+    return id;
+}
+
+const std::vector<FabricGraph::Node>&
+FabricGraph::GetNodes() const
+{
+    return m_nodes;
+}
+
+const std::vector<FabricGraph::Link>&
+FabricGraph::GetLinks() const
+{
+    return m_links;
+}
+
+const std::vector<LinkProfile>&
+FabricGraph::GetProfiles() const
+{
+    return m_profiles;
+}
+
+const std::vector<FabricGraph::Adjacency>&
+FabricGraph::GetAdjacency(uint32_t node) const
+{
+    return m_adjacency[node];
+}
+
+uint32_t
+FabricGraph::GetGpuCount() const
+{
+    return m_gpuNodes.size();
+}
+
+uint32_t
+FabricGraph::GetSwitchCount() const
+{
+    return m_switches;
+}
+
+uint32_t
+FabricGraph::GetGpuNode(uint32_t gpu) const
+{
+    return m_gpuNodes.at(gpu);
+}
+
+std::vector<uint32_t>
+FabricGraph::DistancesTo(uint32_t target) const
+{
+    std::vector<uint32_t> dist(m_nodes.size(), UINT32_MAX);
+    std::deque<uint32_t> frontier;
+    dist[target] = 0;
+    frontier.push_back(target);
+    while (!frontier.empty())
+    {
+        const uint32_t n = frontier.front();
+        frontier.pop_front();
+        // A GPU is an endpoint, never a transit node (except the target itself).
+        if (n != target && m_nodes[n].kind == NodeKind::GPU)
+        {
+            continue;
+        }
+        for (const Adjacency& adj : m_adjacency[n])
+        {
+            if (dist[adj.peer] == UINT32_MAX)
+            {
+                dist[adj.peer] = dist[n] + 1;
+                frontier.push_back(adj.peer);
+            }
+        }
+    }
+    return dist;
+}
+
+std::vector<uint32_t>
+FabricGraph::ShortestPath(uint32_t src, uint32_t dst) const
+{
+    std::vector<uint32_t> path;
+    const std::vector<uint32_t> dist = DistancesTo(dst);
+    if (src == dst || dist[src] == UINT32_MAX)
+    {
+        return path;
+    }
+    uint32_t n = src;
+    while (n != dst)
+    {
+        for (const Adjacency& adj : m_adjacency[n])
+        {
+            if (dist[adj.peer] + 1 == dist[n])
+            {
+                path.push_back(adj.link);
+                n = adj.peer;
+                break;
+            }
+        }
+    }
+    return path;
+}
+
+namespace
+{
+
+/// kind "single-switch": every GPU's NIC on one switch.
+FabricGraph
+BuildSingleSwitch(const TopologySpec& spec)
+{
+    if (spec.gpus < 2)
+    {
+        throw SpecError(spec.where, "a single-switch topology needs at least 2 GPUs");
+    }
+    FabricGraph g;
+    const uint32_t profile = g.AddProfile(spec.link);
+    const uint32_t sw = g.AddSwitch("switch0", 1);
+    for (uint32_t i = 0; i < spec.gpus; ++i)
+    {
+        const uint32_t gpu = g.AddGpu("gpu" + std::to_string(i));
+        g.AddLink(gpu, sw, profile);
+    }
+    return g;
+}
+
+} // namespace
+
+FabricGraph
+BuildFabricGraph(const TopologySpec& spec)
+{
+    if (spec.kind == "single-switch")
+    {
+        return BuildSingleSwitch(spec);
+    }
+    std::string known;
+    for (const auto& k : TopologyKindNames())
+    {
+        known += (known.empty() ? "" : ", ") + k;
+    }
+    throw SpecError(spec.where, "unknown topology kind '" + spec.kind + "' (known: " + known + ")");
+}
+
+std::vector<std::string>
+TopologyKindNames()
+{
+    return {"single-switch"};
+}
+
+} // namespace ns3

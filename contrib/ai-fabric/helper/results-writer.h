@@ -1,0 +1,92 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AI_FABRIC_RESULTS_WRITER_H
+#define AI_FABRIC_RESULTS_WRITER_H
+
+#include "run-results.h"
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief Version of the summary.json schema written by WriteSummaryJson
+ * (docs/results-format.md). Bumped on any incompatible change.
+ */
+static constexpr uint32_t RESULTS_SCHEMA_VERSION = 1;
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write a run's summary as JSON (the summary.json schema of
+ * docs/results-format.md) to a stream, followed by one newline.
+ *
+ * The output is a pure function of \p results: equal results give
+ * byte-identical text (see JsonWriter for the number rules).
+ *
+ * \param results the run's results
+ * \param os the stream to write to
+ */
+void WriteSummaryJson(const RunResults& results, std::ostream& os);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write summary.json to a file, atomically.
+ *
+ * The text goes to `path + ".tmp"`, which is then renamed onto \p path, so a
+ * reader never sees a half-written file; on failure the .tmp file is removed.
+ *
+ * \param results the run's results
+ * \param path the file to create or replace
+ * \throw std::runtime_error naming the path if the file cannot be written or renamed
+ */
+void WriteSummaryJson(const RunResults& results, const std::string& path);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write the per-flow table as CSV to a stream.
+ *
+ * Header `flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns`, then
+ * one row per flow in the order of RunResults::flows. Times are rounded to
+ * whole picoseconds and printed in nanoseconds with exactly three decimals
+ * (e.g. `1234.567`); fct_ns is computed from the rounded values, so
+ * fct_ns == end_ns - start_ns holds exactly in the file. The collective name is
+ * quoted per RFC 4180 when it holds a comma, quote, CR or LF. Lines end in LF.
+ *
+ * \param results the run's results
+ * \param os the stream to write to
+ */
+void WriteFlowsCsv(const RunResults& results, std::ostream& os);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write flows.csv to a file, atomically (via `path + ".tmp"` and rename).
+ * \param results the run's results
+ * \param path the file to create or replace
+ * \throw std::runtime_error naming the path if the file cannot be written or renamed
+ */
+void WriteFlowsCsv(const RunResults& results, const std::string& path);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Print a short human-readable summary of a run.
+ *
+ * One row per collective (name, op, algorithm, ranks, size, simulated time,
+ * analytic time, sim/analytic, algbw, busbw), the flow count with FCT p50, p99
+ * and max, then one sentence per collective, e.g.
+ * "ring all-reduce of 256MiB over 8 GPUs: 11.25 ms simulated, 11.20 ms analytic
+ * (alpha-beta), busbw 41.8 GB/s". Sizes use binary units (KiB, MiB, GiB),
+ * bandwidths GB/s (1e9 B/s, as nccl-tests). An incomplete run is flagged.
+ *
+ * \param results the run's results
+ * \param os the stream to print to
+ */
+void PrintSummaryTable(const RunResults& results, std::ostream& os);
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_RESULTS_WRITER_H */

@@ -1,0 +1,62 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AI_FABRIC_YAML_SCENARIO_READER_H
+#define AI_FABRIC_YAML_SCENARIO_READER_H
+
+#include "scenario-spec.h"
+#include "spec-error.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief Read a scenario file (examples/ *.yaml) with its topology and traffic.
+ *
+ * The format is documented in docs/scenario-format.md. `topology` and
+ * `traffic` are either paths relative to the scenario file's directory or
+ * inline mappings. After loading, the traffic is checked against the topology:
+ * every rank must be a GPU index below `gpus`.
+ *
+ * Every user error (missing or unreadable file, malformed YAML, unknown or
+ * missing key, wrong type, bad unit, impossible value) is thrown as a
+ * SpecError located at the offending node: the file it came from and its
+ * 1-based line and column.
+ *
+ * Time values are built with PicoSeconds(): call Time::SetResolution(Time::PS)
+ * before reading.
+ *
+ * \param path the scenario file, as the user named it
+ * \return the scenario, with defaults filled in
+ * \throws SpecError on any user error
+ */
+ScenarioSpec ReadScenarioFile(const std::string& path);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Read a topology file (topologies/ *.yaml) on its own.
+ * \param path the topology file
+ * \return the topology, with defaults filled in (name = file stem if absent)
+ * \throws SpecError on any user error
+ */
+TopologySpec ReadTopologyFile(const std::string& path);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Read a traffic file (traffic/ *.yaml) on its own.
+ *
+ * Checks everything that does not need the topology (ranks distinct, at least
+ * two); ranks against `gpus` are checked by ReadScenarioFile().
+ *
+ * \param path the traffic file
+ * \return the traffic, with defaults filled in (name = file stem if absent)
+ * \throws SpecError on any user error
+ */
+TrafficSpec ReadTrafficFile(const std::string& path);
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_YAML_SCENARIO_READER_H */

@@ -1,0 +1,92 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "workload.h"
+
+#include "ns3/abort.h"
+
+namespace ns3
+{
+
+uint32_t
+Workload::AddGroup(const WorkloadGroup& group)
+{
+    m_groups.push_back(group);
+    return m_groups.size() - 1;
+}
+
+uint32_t
+Workload::AddOp(const WorkloadOp& op)
+{
+    NS_ABORT_MSG_IF(m_finalized, "Workload::AddOp after Finalize");
+    m_ops.push_back(op);
+    return m_ops.size() - 1;
+}
+
+void
+Workload::AddDependency(uint32_t before, uint32_t after)
+{
+    NS_ABORT_MSG_IF(m_finalized, "Workload::AddDependency after Finalize");
+    NS_ABORT_MSG_IF(before >= m_ops.size() || after >= m_ops.size() || before == after,
+                    "bad dependency " << before << " -> " << after);
+    m_edges.emplace_back(before, after);
+}
+
+void
+Workload::Finalize()
+{
+    NS_ABORT_MSG_IF(m_finalized, "Workload::Finalize called twice");
+    const std::size_t n = m_ops.size();
+    m_inDegree.assign(n, 0);
+    m_succStart.assign(n + 1, 0);
+    for (const auto& [before, after] : m_edges)
+    {
+        ++m_succStart[before + 1];
+        ++m_inDegree[after];
+    }
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        m_succStart[i + 1] += m_succStart[i];
+    }
+    m_succ.assign(m_edges.size(), 0);
+    std::vector<uint32_t> fill(m_succStart.begin(), m_succStart.end() - 1);
+    for (const auto& [before, after] : m_edges)
+    {
+        m_succ[fill[before]++] = after;
+    }
+    m_edges.clear();
+    m_edges.shrink_to_fit();
+    m_finalized = true;
+}
+
+const std::vector<WorkloadOp>&
+Workload::GetOps() const
+{
+    return m_ops;
+}
+
+const std::vector<WorkloadGroup>&
+Workload::GetGroups() const
+{
+    return m_groups;
+}
+
+uint32_t
+Workload::GetInDegree(uint32_t op) const
+{
+    return m_inDegree[op];
+}
+
+const uint32_t*
+Workload::SuccessorsBegin(uint32_t op) const
+{
+    return m_succ.data() + m_succStart[op];
+}
+
+const uint32_t*
+Workload::SuccessorsEnd(uint32_t op) const
+{
+    return m_succ.data() + m_succStart[op + 1];
+}
+
+} // namespace ns3

@@ -1,0 +1,111 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AI_FABRIC_WORKLOAD_H
+#define AI_FABRIC_WORKLOAD_H
+
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief One operation of a workload: a message to send, or a delay
+ * (compute, or a scheduled start).
+ */
+struct WorkloadOp
+{
+    /// Operation kinds.
+    enum Kind : uint8_t
+    {
+        SEND = 0,  //!< post a message from rank to peer; done when it has fully arrived
+        DELAY = 1, //!< wait for duration on rank; done when it has passed
+    };
+
+    Kind kind{SEND};   //!< what the op does
+    uint32_t group{0}; //!< index of the group (collective) it belongs to
+    uint32_t step{0};  //!< algorithm step within the group
+    uint32_t rank{0};  //!< executing endpoint (the sender for SEND)
+    uint32_t peer{0};  //!< receiving endpoint (SEND)
+    uint16_t qp{0};    //!< queue pair index (SEND)
+    uint64_t bytes{0}; //!< payload bytes (SEND)
+    Time duration;     //!< how long (DELAY)
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief A named group of ops: one collective (or later, one training phase).
+ */
+struct WorkloadGroup
+{
+    std::string name;            //!< name
+    std::string op;              //!< operation, e.g. "all-reduce"
+    std::string algorithm;       //!< algorithm, e.g. "ring"
+    uint64_t bytes{0};           //!< buffer size S, bytes
+    std::vector<uint32_t> ranks; //!< endpoints taking part
+    Time start;                  //!< issue time
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief A DAG of operations with "starts after" dependencies.
+ *
+ * An op starts when all ops it depends on are done; ops without
+ * dependencies start at time zero. Collective algorithms and (later) training
+ * schedules write into it; the WorkloadRunner executes it. Successor lists are
+ * stored compactly (CSR) after Finalize().
+ */
+class Workload
+{
+  public:
+    /**
+     * \param group the group's description
+     * \return the group's index
+     */
+    uint32_t AddGroup(const WorkloadGroup& group);
+
+    /**
+     * \param op the operation
+     * \return the op's index
+     */
+    uint32_t AddOp(const WorkloadOp& op);
+
+    /**
+     * \brief Declare that \p after starts only when \p before is done.
+     * \param before the earlier op
+     * \param after the later op
+     */
+    void AddDependency(uint32_t before, uint32_t after);
+
+    /// Build the successor lists. Call once, after the last AddDependency().
+    void Finalize();
+
+    /// \return the ops
+    const std::vector<WorkloadOp>& GetOps() const;
+    /// \return the groups
+    const std::vector<WorkloadGroup>& GetGroups() const;
+    /// \param op an op \return number of ops it waits for
+    uint32_t GetInDegree(uint32_t op) const;
+    /// \param op an op \return pointer to its first successor
+    const uint32_t* SuccessorsBegin(uint32_t op) const;
+    /// \param op an op \return pointer past its last successor
+    const uint32_t* SuccessorsEnd(uint32_t op) const;
+
+  private:
+    std::vector<WorkloadOp> m_ops;                      //!< ops
+    std::vector<WorkloadGroup> m_groups;                //!< groups
+    std::vector<std::pair<uint32_t, uint32_t>> m_edges; //!< (before, after), until Finalize
+    std::vector<uint32_t> m_inDegree;                   //!< per op
+    std::vector<uint32_t> m_succStart;                  //!< CSR offsets (ops + 1)
+    std::vector<uint32_t> m_succ;                       //!< CSR successors
+    bool m_finalized{false};                            //!< Finalize() called
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_WORKLOAD_H */

@@ -1,0 +1,224 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The ai-fabric tool end to end, as a user runs it: exit statuses, messages,
+ * files written (or not), and determinism across runs.
+ */
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+#ifndef AI_FABRIC_SOURCE_DIR
+#    error "AI_FABRIC_SOURCE_DIR must name the repository root"
+#endif
+#ifndef AI_FABRIC_BINARY
+#    error "AI_FABRIC_BINARY must name the ai-fabric executable"
+#endif
+
+namespace fs = std::filesystem;
+
+namespace
+{
+
+struct Outcome
+{
+    int status{-1};
+    std::string out;
+    std::string err;
+};
+
+std::string
+Slurp(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+/// A fresh scratch directory per test.
+fs::path
+Scratch(const std::string& name)
+{
+    const fs::path d = fs::temp_directory_path() / ("ai-fabric-cli-test-" + name);
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+/// Run the tool with \p args (already shell-quoted), capturing stdout and stderr.
+Outcome
+Tool(const std::string& args, const fs::path& scratch)
+{
+    const fs::path out = scratch / "stdout.txt";
+    const fs::path err = scratch / "stderr.txt";
+    const std::string cmd = std::string("'") + AI_FABRIC_BINARY + "' " + args + " >'" + out.string()
+                            + "' 2>'" + err.string() + "' </dev/null";
+    const int raw = std::system(cmd.c_str());
+    Outcome o;
+    o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    o.out = Slurp(out);
+    o.err = Slurp(err);
+    return o;
+}
+
+std::string
+Src(const std::string& rel)
+{
+    return std::string(AI_FABRIC_SOURCE_DIR) + "/" + rel;
+}
+
+} // namespace
+
+TEST(Cli, HelpAndVersion)
+{
+    const fs::path s = Scratch("help");
+    Outcome o = Tool("--help", s);
+    EXPECT_EQ(o.status, 0);
+    EXPECT_NE(o.out.find("ai-fabric run SCENARIO.yaml"), std::string::npos);
+    o = Tool("--version", s);
+    EXPECT_EQ(o.status, 0);
+    EXPECT_NE(o.out.find("ai-fabric "), std::string::npos);
+}
+
+TEST(Cli, UsageErrorsExitWithStatus2)
+{
+    const fs::path s = Scratch("usage");
+    const std::string example = Src("examples/ring-allreduce-4gpu.yaml");
+    for (const std::string& args : std::vector<std::string>{"",
+                                                            "frobnicate",
+                                                            "run",
+                                                            "run a.yaml b.yaml",
+                                                            "run --bogus x.yaml",
+                                                            "run --out",
+                                                            "run " + example + " --seed 0",
+                                                            "run " + example + " --seed x"})
+    {
+        const Outcome o = Tool(args, s);
+        EXPECT_EQ(o.status, 2) << args;
+        EXPECT_NE(o.err.find("error"), std::string::npos) << args << ": " << o.err;
+    }
+}
+
+TEST(Cli, MissingScenarioFileIsNamed)
+{
+    const fs::path s = Scratch("missing");
+    const Outcome o = Tool("run no/such/scenario.yaml --out '" + (s / "out").string() + "'", s);
+    EXPECT_EQ(o.status, 2);
+    EXPECT_NE(o.err.find("no/such/scenario.yaml"), std::string::npos) << o.err;
+    EXPECT_FALSE(fs::exists(s / "out"));
+}
+
+/// Every case of the bad-input corpus: exit 2, the expected message and
+/// location on stderr, and no results directory.
+TEST(Cli, BadInputCorpus)
+{
+    const fs::path corpus = Src("tests/bad-inputs");
+    int cases = 0;
+    for (const auto& entry : fs::directory_iterator(corpus))
+    {
+        if (!entry.is_directory())
+        {
+            continue;
+        }
+        ++cases;
+        const std::string name = entry.path().filename().string();
+        std::istringstream expect(Slurp(entry.path() / "expect"));
+        std::string fragment;
+        std::string lineCol;
+        std::string file;
+        std::getline(expect, fragment);
+        std::getline(expect, lineCol);
+        std::getline(expect, file);
+        const fs::path s = Scratch("bad-" + name);
+        const fs::path outDir = s / "out";
+        const Outcome o = Tool("run '" + (entry.path() / "scenario.yaml").string() + "' --out '"
+                                   + outDir.string() + "' --quiet",
+                               s);
+        EXPECT_EQ(o.status, 2) << name << ": " << o.err;
+        EXPECT_NE(o.err.find(fragment), std::string::npos)
+            << name << ": expected '" << fragment << "' in: " << o.err;
+        if (!lineCol.empty() && lineCol != "-" && !file.empty())
+        {
+            const std::string where = file + ":" + lineCol + ":";
+            EXPECT_NE(o.err.find(where), std::string::npos)
+                << name << ": expected location '" << where << "' in: " << o.err;
+        }
+        EXPECT_FALSE(fs::exists(outDir)) << name << ": results written for bad input";
+        EXPECT_TRUE(o.out.empty()) << name << ": " << o.out;
+    }
+    EXPECT_GE(cases, 20);
+}
+
+/// Every scenario under examples/ runs to completion and writes its results.
+TEST(Cli, EveryExampleRuns)
+{
+    int examples = 0;
+    for (const auto& entry : fs::directory_iterator(Src("examples")))
+    {
+        if (entry.path().extension() != ".yaml")
+        {
+            continue;
+        }
+        ++examples;
+        const std::string name = entry.path().stem().string();
+        const fs::path s = Scratch("example-" + name);
+        const Outcome o
+            = Tool("run '" + entry.path().string() + "' --out '" + (s / "out").string() + "'", s);
+        ASSERT_EQ(o.status, 0) << name << ": " << o.err;
+        EXPECT_NE(o.out.find("simulated"), std::string::npos) << o.out;
+        const std::string summary = Slurp(s / "out" / "summary.json");
+        for (const char* key : {"\"scenario\"",
+                                "\"seed\"",
+                                "\"sim_time_s\"",
+                                "\"wall_time_s\"",
+                                "\"events\"",
+                                "\"collectives\"",
+                                "\"algbw_GBps\"",
+                                "\"busbw_GBps\"",
+                                "\"analytic_s\"",
+                                "\"flows\"",
+                                "\"p99\""})
+        {
+            EXPECT_NE(summary.find(key), std::string::npos) << name << " lacks " << key;
+        }
+        const std::string flows = Slurp(s / "out" / "flows.csv");
+        EXPECT_EQ(flows.rfind("flow_id,", 0), 0u) << flows.substr(0, 80);
+        EXPECT_FALSE(fs::exists(s / "out" / "summary.json.tmp"));
+    }
+    EXPECT_GE(examples, 1);
+}
+
+/// Two runs of one scenario: identical summary.json apart from wall_time_s, identical flows.csv.
+TEST(Cli, SameScenarioTwiceGivesIdenticalResults)
+{
+    const fs::path s = Scratch("determinism");
+    const std::string scenario = Src("examples/ring-allreduce-4gpu.yaml");
+    ASSERT_EQ(Tool("run '" + scenario + "' --quiet --out '" + (s / "a").string() + "'", s).status,
+              0);
+    ASSERT_EQ(Tool("run '" + scenario + "' --quiet --out '" + (s / "b").string() + "'", s).status,
+              0);
+    const std::regex wall("\"wall_time_s\": [^,\n]*");
+    EXPECT_EQ(std::regex_replace(Slurp(s / "a" / "summary.json"), wall, ""),
+              std::regex_replace(Slurp(s / "b" / "summary.json"), wall, ""));
+    EXPECT_EQ(Slurp(s / "a" / "flows.csv"), Slurp(s / "b" / "flows.csv"));
+}
+
+TEST(Cli, QuietPrintsNothingOnSuccess)
+{
+    const fs::path s = Scratch("quiet");
+    const Outcome o = Tool("run '" + Src("examples/ring-allreduce-4gpu.yaml") + "' --quiet --out '"
+                               + (s / "out").string() + "'",
+                           s);
+    EXPECT_EQ(o.status, 0) << o.err;
+    EXPECT_TRUE(o.out.empty()) << o.out;
+    EXPECT_TRUE(o.err.empty()) << o.err;
+    EXPECT_TRUE(fs::exists(s / "out" / "summary.json"));
+}
