@@ -95,7 +95,7 @@ TEST_F(PacketPathTest, OneMessageThroughOneSwitchMatchesStoreAndForward)
     for (const uint64_t bytes : {1ull, 4096ull, 4097ull, 100000ull, 1ull << 20, 16ull << 20})
     {
         const FabricGraph g = TwoGpuGraph(ndr);
-        Fabric f = FabricBuilder::Build(g, SpecLocation{}, 0);
+        Fabric f = FabricBuilder::Build(g, SpecLocation{});
         Time at;
         uint64_t delivered = 0;
         f.transports[1]->TraceConnectWithoutContext(
@@ -140,7 +140,7 @@ TEST_F(PacketPathTest, StreamSerializationIsExactAtNonIntegralPicosecondsPerByte
     fast.propagationDelay = Seconds(0);
     fast.switchLatency = Seconds(0);
     const FabricGraph g = TwoGpuGraph(fast);
-    Fabric f = FabricBuilder::Build(g, SpecLocation{}, 0);
+    Fabric f = FabricBuilder::Build(g, SpecLocation{});
     const uint64_t bytes = 1000 * 4096ull;
     Time at;
     uint64_t delivered = 0;
@@ -170,7 +170,7 @@ TEST_F(PacketPathTest, QueuePairsShareTheNicRoundRobin)
     {
         g.AddLink(g.AddGpu("g" + std::to_string(i)), sw, p);
     }
-    Fabric f = FabricBuilder::Build(g, SpecLocation{}, 0);
+    Fabric f = FabricBuilder::Build(g, SpecLocation{});
     Time at1;
     Time at2;
     uint64_t n1 = 0;
@@ -203,7 +203,7 @@ TEST_F(PacketPathTest, SwitchStoresEachRouteSetOnce)
     {
         g.AddLink(g.AddGpu("g" + std::to_string(i)), sw, p);
     }
-    Fabric f = FabricBuilder::Build(g, SpecLocation{}, 0);
+    Fabric f = FabricBuilder::Build(g, SpecLocation{});
     Ptr<FabricSwitch> s = f.switches[sw];
     ASSERT_TRUE(s);
     for (uint32_t dst = 0; dst < 8; ++dst)

@@ -15,18 +15,17 @@
 #include "ns3/units.h"
 #include "ns3/yaml-scenario-reader.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <sstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
 
 #ifndef AI_FABRIC_SOURCE_DIR
-#error "AI_FABRIC_SOURCE_DIR must name the repository root (a compile definition)"
+#    error "AI_FABRIC_SOURCE_DIR must name the repository root (a compile definition)"
 #endif
 
 namespace
@@ -86,8 +85,8 @@ Normal(const fs::path& p)
  */
 struct BadInputCase
 {
-    std::string name; //!< directory name
-    fs::path dir;     //!< the case directory
+    std::string name;     //!< directory name
+    fs::path dir;         //!< the case directory
     std::string fragment; //!< must appear in the error message
     int line{0};          //!< expected 1-based line (0 when the location has no line)
     int column{0};        //!< expected 1-based column (0 when the location has no line)
@@ -154,8 +153,10 @@ class BadInputTest : public ::testing::TestWithParam<BadInputCase>
 TEST_P(BadInputTest, IsRejectedAtTheRightPlace)
 {
     const BadInputCase& c = GetParam();
-    ASSERT_FALSE(c.fragment.empty()) << c.dir / "expect" << " has no fragment line";
-    ASSERT_FALSE(c.file.empty()) << c.dir / "expect" << " has no file line";
+    ASSERT_FALSE(c.fragment.empty()) << c.dir / "expect"
+                                     << " has no fragment line";
+    ASSERT_FALSE(c.file.empty()) << c.dir / "expect"
+                                 << " has no file line";
     const std::string scenario = (c.dir / "scenario.yaml").string();
     try
     {
@@ -244,8 +245,8 @@ TEST(SampleFiles, EveryExampleScenarioParses)
 
 TEST(SampleFiles, MainDemoIsEightGpusRingAllReduce256MiB)
 {
-    const ns3::ScenarioSpec s =
-        ns3::ReadScenarioFile((SourceDir() / "examples" / "ring-allreduce-8gpu.yaml").string());
+    const ns3::ScenarioSpec s
+        = ns3::ReadScenarioFile((SourceDir() / "examples" / "ring-allreduce-8gpu.yaml").string());
     EXPECT_EQ(s.name, "ring-allreduce-8gpu");
     EXPECT_EQ(s.seed, 1U);
     EXPECT_EQ(s.stopTime, ns3::Seconds(1));
@@ -276,8 +277,8 @@ TEST(SampleFiles, MainDemoIsEightGpusRingAllReduce256MiB)
 
 TEST(SampleFiles, SmallDemoIsFourGpus)
 {
-    const ns3::ScenarioSpec s =
-        ns3::ReadScenarioFile((SourceDir() / "examples" / "ring-allreduce-4gpu.yaml").string());
+    const ns3::ScenarioSpec s
+        = ns3::ReadScenarioFile((SourceDir() / "examples" / "ring-allreduce-4gpu.yaml").string());
     EXPECT_EQ(s.topology.gpus, 4U);
     ASSERT_EQ(s.traffic.collectives.size(), 1U);
     EXPECT_EQ(s.traffic.collectives[0].bytes, 64ULL << 20);
@@ -297,9 +298,9 @@ class ScratchDir : public ::testing::Test
     void SetUp() override
     {
         const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        m_dir = fs::temp_directory_path() /
-                ("ai-fabric-reader-" + std::string(info->name()) + "-" +
-                 std::to_string(static_cast<long>(::getpid())));
+        m_dir = fs::temp_directory_path()
+                / ("ai-fabric-reader-" + std::string(info->name()) + "-"
+                   + std::to_string(static_cast<long>(::getpid())));
         fs::remove_all(m_dir);
         fs::create_directories(m_dir);
     }
@@ -342,6 +343,7 @@ TEST_F(ScratchDir, DefaultsAreFilledIn)
     EXPECT_EQ(s.name, "my-run");
     EXPECT_EQ(s.seed, 1U);
     EXPECT_EQ(s.stopTime, ns3::Seconds(10));
+    EXPECT_EQ(s.forwarding, "ecmp");
     EXPECT_EQ(s.where.file, path);
     EXPECT_EQ(s.topology.name, "my-run-topology");
     EXPECT_EQ(s.topology.where.file, path);
@@ -396,12 +398,14 @@ TEST_F(ScratchDir, EveryKeyIsRead)
                                    "name: my-scenario\n"
                                    "seed: 42\n"
                                    "stop_time: 250ms\n"
+                                   "forwarding: spray\n"
                                    "topology: ../topo/t.yaml\n"
                                    "traffic: ../traffic/w.yaml\n");
     const ns3::ScenarioSpec s = ns3::ReadScenarioFile(path);
     EXPECT_EQ(s.name, "my-scenario");
     EXPECT_EQ(s.seed, 42U);
     EXPECT_EQ(s.stopTime, ns3::MilliSeconds(250));
+    EXPECT_EQ(s.forwarding, "spray");
     EXPECT_EQ(s.topology.name, "my-topo");
     EXPECT_EQ(s.topology.gpus, 16U);
     EXPECT_EQ(s.topology.link.rate.GetBitRate(), 800000000000ULL);
@@ -432,8 +436,8 @@ TEST_F(ScratchDir, EveryKeyIsRead)
 TEST_F(ScratchDir, StandaloneFilesGetTheirStemAsName)
 {
     const std::string topo = Write("fab.yaml", "kind: single-switch\ngpus: 2\n");
-    const std::string traffic =
-        Write("load.yaml", "collectives:\n  - op: all-reduce\n    size: 4KiB\n    ranks: all\n");
+    const std::string traffic
+        = Write("load.yaml", "collectives:\n  - op: all-reduce\n    size: 4KiB\n    ranks: all\n");
     EXPECT_EQ(ns3::ReadTopologyFile(topo).name, "fab");
     EXPECT_EQ(ns3::ReadTopologyFile(topo).gpus, 2U);
     EXPECT_EQ(ns3::ReadTrafficFile(traffic).name, "load");
@@ -443,8 +447,9 @@ TEST_F(ScratchDir, StandaloneFilesGetTheirStemAsName)
 TEST_F(ScratchDir, TrafficFileAloneDoesNotKnowTheGpuCount)
 {
     // Rank 100 is fine until a topology says otherwise.
-    const std::string traffic =
-        Write("t.yaml", "collectives:\n  - op: all-reduce\n    size: 4KiB\n    ranks: [0, 100]\n");
+    const std::string traffic
+        = Write("t.yaml",
+                "collectives:\n  - op: all-reduce\n    size: 4KiB\n    ranks: [0, 100]\n");
     EXPECT_EQ(ns3::ReadTrafficFile(traffic).collectives[0].ranks.back(), 100U);
 }
 
@@ -503,15 +508,23 @@ TEST_F(ScratchDir, InlineErrorsAreLocatedInTheScenarioFile)
     catch (const SpecError& e)
     {
         EXPECT_EQ(std::string(e.what()),
-                  path +
-                      ":5:24: error: propagation_delay: '5' has no unit; write e.g. '5us'");
+                  path + ":5:24: error: propagation_delay: '5' has no unit; write e.g. '5us'");
     }
 }
 
 TEST_F(ScratchDir, StrictIntegersRejectWhatYamlCppWouldAccept)
 {
-    for (const std::string gpus : {"\"-1\"", "1.5", "0x10", "\" 8\"", "8e0", "08", "+8", "eight",
-                                   "99999999999", "true", "~"})
+    for (const std::string gpus : {"\"-1\"",
+                                   "1.5",
+                                   "0x10",
+                                   "\" 8\"",
+                                   "8e0",
+                                   "08",
+                                   "+8",
+                                   "eight",
+                                   "99999999999",
+                                   "true",
+                                   "~"})
     {
         const std::string path = Write("t.yaml", "kind: single-switch\ngpus: " + gpus + "\n");
         EXPECT_THROW(ns3::ReadTopologyFile(path), SpecError) << "gpus: " << gpus;
@@ -520,18 +533,25 @@ TEST_F(ScratchDir, StrictIntegersRejectWhatYamlCppWouldAccept)
     EXPECT_EQ(ns3::ReadTopologyFile(ok).gpus, 8U);
 }
 
-TEST_F(ScratchDir, SeedAcceptsTheFull64BitRange)
+TEST_F(ScratchDir, SeedFitsNs3RngSeed)
 {
-    const std::string path = Write("s.yaml",
-                                   "seed: 18446744073709551615\n"
-                                   "topology: {kind: single-switch, gpus: 2}\n"
-                                   "traffic: {collectives: [{op: all-reduce, size: 1MiB}]}\n");
-    EXPECT_EQ(ns3::ReadScenarioFile(path).seed, 18446744073709551615ULL);
-    const std::string over = Write("o.yaml",
-                                   "seed: 18446744073709551616\n"
-                                   "topology: {kind: single-switch, gpus: 2}\n"
-                                   "traffic: {collectives: [{op: all-reduce, size: 1MiB}]}\n");
-    EXPECT_THROW(ns3::ReadScenarioFile(over), SpecError);
+    // RngSeedManager::SetSeed takes a uint32_t: 1 to 4294967295.
+    const std::string traffic = "traffic: {collectives: [{op: all-reduce, size: 1MiB}]}\n";
+    const std::string topo = "topology: {kind: single-switch, gpus: 2}\n";
+    const std::string path = Write("s.yaml", "seed: 4294967295\n" + topo + traffic);
+    EXPECT_EQ(ns3::ReadScenarioFile(path).seed, 4294967295ULL);
+    const std::string over = Write("o.yaml", "seed: 4294967296\n" + topo + traffic);
+    try
+    {
+        ns3::ReadScenarioFile(over);
+        FAIL() << "no SpecError";
+    }
+    catch (const SpecError& e)
+    {
+        EXPECT_EQ(e.Message(), "seed: '4294967296' is too large (at most 4294967295)");
+        EXPECT_EQ(e.Where().line, 1);
+        EXPECT_EQ(e.Where().column, 7);
+    }
 }
 
 TEST_F(ScratchDir, UnknownKeyWithoutNearMatchListsTheKnownKeys)
@@ -554,9 +574,9 @@ TEST_F(ScratchDir, UnknownKeyWithoutNearMatchListsTheKnownKeys)
 TEST_F(ScratchDir, AbsolutePathsAreUsedAsGiven)
 {
     const std::string topo = Write("elsewhere/topo.yaml", "kind: single-switch\ngpus: 3\n");
-    const std::string path =
-        Write("s.yaml",
-              "topology: " + topo + "\ntraffic: {collectives: [{op: all-reduce, size: 3KiB}]}\n");
+    const std::string path
+        = Write("s.yaml",
+                "topology: " + topo + "\ntraffic: {collectives: [{op: all-reduce, size: 3KiB}]}\n");
     EXPECT_EQ(ns3::ReadScenarioFile(path).topology.gpus, 3U);
 }
 

@@ -10,9 +10,8 @@
 
 #include "ns3/units.h"
 
-#include <gtest/gtest.h>
-
 #include <cstdint>
+#include <gtest/gtest.h>
 #include <limits>
 #include <string>
 
@@ -30,7 +29,7 @@ using ns3::UnitError;
  * \param f a callable
  * \return the message
  */
-template <typename F>
+template<typename F>
 std::string
 ErrorOf(F f)
 {
@@ -82,8 +81,9 @@ TEST(ParseBytes, AcceptsTheLargestValue)
               std::string::npos);
     EXPECT_NE(ErrorOf([] { ParseBytes("16777216TiB"); }).find("too large"), std::string::npos);
     EXPECT_EQ(ParseBytes("16777215TiB"), 16777215ULL << 40);
-    EXPECT_NE(ErrorOf([] { ParseBytes("99999999999999999999999999999999999999999999B"); })
-                  .find("too large"),
+    EXPECT_NE(ErrorOf([] {
+                  ParseBytes("99999999999999999999999999999999999999999999B");
+              }).find("too large"),
               std::string::npos);
 }
 
@@ -137,11 +137,13 @@ TEST(ParseBytes, RejectsFractionsOfAByte)
     EXPECT_EQ(ErrorOf([] { ParseBytes("1.3B"); }), "'1.3B' is not a whole number of bytes");
     EXPECT_NE(ErrorOf([] { ParseBytes("1.0001KB"); }).find("not a whole number of bytes"),
               std::string::npos);
-    EXPECT_NE(ErrorOf([] { ParseBytes("0.000000000000000000000000000000000000000001TB"); })
-                  .find("not a whole number of bytes"),
+    EXPECT_NE(ErrorOf([] {
+                  ParseBytes("0.000000000000000000000000000000000000000001TB");
+              }).find("not a whole number of bytes"),
               std::string::npos);
-    EXPECT_NE(ErrorOf([] { ParseBytes("1.00000000000000000000000000000000000001B"); })
-                  .find("too many significant digits"),
+    EXPECT_NE(ErrorOf([] {
+                  ParseBytes("1.00000000000000000000000000000000000001B");
+              }).find("too many significant digits"),
               std::string::npos);
 }
 
@@ -194,8 +196,9 @@ TEST(ParseDataRate, RejectsBadRates)
               std::string::npos);
     EXPECT_NE(ErrorOf([] { ParseDataRate("400gbps"); }).find("did you mean 'Gbps'?"),
               std::string::npos);
-    EXPECT_NE(ErrorOf([] { ParseDataRate("400Gbit"); })
-                  .find("accepted data rate units: bps, Kbps, kbps, Mbps, Gbps, Tbps, b/s"),
+    EXPECT_NE(ErrorOf([] {
+                  ParseDataRate("400Gbit");
+              }).find("accepted data rate units: bps, Kbps, kbps, Mbps, Gbps, Tbps, b/s"),
               std::string::npos);
     EXPECT_NE(ErrorOf([] { ParseDataRate("4MiB"); }).find("'MiB' is a size unit"),
               std::string::npos);
@@ -262,8 +265,16 @@ TEST(FormatBytes, RoundsWhenNotExact)
 
 TEST(FormatBytes, ExactFormsParseBack)
 {
-    for (uint64_t b : {1ULL, 999ULL, 1000ULL, 1024ULL, 4096ULL, 9999ULL, 1048576ULL,
-                       268435456ULL, 3000000000ULL, 5ULL << 40})
+    for (uint64_t b : {1ULL,
+                       999ULL,
+                       1000ULL,
+                       1024ULL,
+                       4096ULL,
+                       9999ULL,
+                       1048576ULL,
+                       268435456ULL,
+                       3000000000ULL,
+                       5ULL << 40})
     {
         EXPECT_EQ(ParseBytes(ns3::FormatBytes(b)), b) << ns3::FormatBytes(b);
     }

@@ -49,7 +49,7 @@ main(int argc, char** argv)
         graph.AddLink(graph.AddGpu("gpu" + std::to_string(i)), sw, p);
         group.ranks.push_back(i);
     }
-    Fabric fabric = FabricBuilder::Build(graph, SpecLocation{}, 0);
+    Fabric fabric = FabricBuilder::Build(graph, SpecLocation{});
 
     Workload workload;
     const uint32_t g = workload.AddGroup(group);

@@ -49,7 +49,7 @@ main(int argc, char** argv)
     const uint32_t sw = graph.AddSwitch("switch0", 1);
     graph.AddLink(graph.AddGpu("gpu0"), sw, p);
     graph.AddLink(graph.AddGpu("gpu1"), sw, p);
-    Fabric fabric = FabricBuilder::Build(graph, SpecLocation{}, 0);
+    Fabric fabric = FabricBuilder::Build(graph, SpecLocation{});
 
     Time arrived;
     fabric.transports[1]->TraceConnectWithoutContext("MessageDelivered",

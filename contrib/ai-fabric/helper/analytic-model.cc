@@ -36,18 +36,22 @@ PathAlphaBeta(const FabricGraph& graph, uint32_t srcGpu, uint32_t dstGpu)
     {
         const LinkProfile& p = profiles[links[l].profile];
         const double bytesPerS = p.rate.GetBitRate() / 8.0;
-        const double first = (mtu + p.headerBytes + p.messageHeaderBytes) / bytesPerS;
-        const double beta = (mtu + p.headerBytes) / (mtu * bytesPerS);
+        const double firstBytes = mtu + p.headerBytes + p.framingBytes + p.messageHeaderBytes;
+        const double first = firstBytes / bytesPerS;
+        const double beta = (mtu + p.headerBytes + p.framingBytes) / (mtu * bytesPerS);
         at = (links[l].a == at) ? links[l].b : links[l].a;
+        const bool cutThrough = nodes[at].kind == FabricGraph::NodeKind::SWITCH && p.cutThrough;
+        // Pipeline fill: a cut-through switch starts forwarding after the first 64 bytes.
+        const double fillHere = cutThrough ? std::min(64.0, firstBytes) / bytesPerS : first;
         cost.alphaS += p.propagationDelay.GetSeconds();
         cost.alphaS += (nodes[at].kind == FabricGraph::NodeKind::SWITCH)
                            ? p.switchLatency.GetSeconds()
                            : p.nicLatency.GetSeconds();
-        fill += first;
-        if (beta > worstBeta)
+        fill += fillHere;
+        if (beta >= worstBeta) // on a tie the later link is the bottleneck
         {
             worstBeta = beta;
-            bottleneckFirst = first;
+            bottleneckFirst = fillHere;
             bottleneckMsgHdr = p.messageHeaderBytes / bytesPerS;
         }
     }

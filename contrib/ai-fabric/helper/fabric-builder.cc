@@ -5,6 +5,7 @@
 
 #include "fabric-graph.h"
 
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/fabric-channel.h"
 #include "ns3/fabric-net-device.h"
@@ -13,6 +14,8 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-transport.h"
 #include "ns3/uinteger.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -37,18 +40,51 @@ MakeDevice(Ptr<Node> node, const LinkProfile& profile, bool nodeIsSwitch)
     Ptr<FabricNetDevice> dev = CreateObject<FabricNetDevice>();
     dev->SetAttribute("DataRate", DataRateValue(profile.rate));
     dev->SetAttribute("HeaderBytes", UintegerValue(profile.headerBytes));
+    dev->SetAttribute("FramingBytes", UintegerValue(profile.framingBytes));
     dev->SetAttribute("MessageHeaderBytes", UintegerValue(profile.messageHeaderBytes));
+    dev->SetAttribute("ControlPacketBytes", UintegerValue(profile.controlPacketBytes));
     dev->SetAttribute("PayloadMtu", UintegerValue(profile.mtu));
     dev->SetAttribute("RxLatency",
                       TimeValue(nodeIsSwitch ? profile.switchLatency : profile.nicLatency));
+    dev->SetAttribute("CutThrough", BooleanValue(nodeIsSwitch && profile.cutThrough));
+    dev->SetAttribute("Priorities", UintegerValue(std::max<uint8_t>(1, profile.priorities)));
+    dev->SetAttribute("FlowControl", UintegerValue(static_cast<uint8_t>(profile.flowControl)));
+    dev->SetAttribute("CreditBlockBytes", UintegerValue(profile.creditBlockBytes));
+    dev->SetAttribute("ReturnCreditsOnReceive", BooleanValue(!nodeIsSwitch));
     node->AddDevice(dev);
+    if (profile.flowControl == LinkProfile::FlowControl::CREDIT)
+    {
+        // The peer advertises the same per-lane receive buffer.
+        for (uint8_t lane = 0; lane < std::max<uint8_t>(1, profile.priorities); ++lane)
+        {
+            dev->SetInitialCredits(lane, profile.creditsPerLane);
+        }
+    }
     return dev;
+}
+
+FabricSwitch::PortConfig
+MakePortConfig(const LinkProfile& profile)
+{
+    FabricSwitch::PortConfig c;
+    c.bufferShare = profile.bufferPerPort;
+    if (profile.flowControl == LinkProfile::FlowControl::PFC)
+    {
+        c.pfcHeadroom = profile.PfcHeadroomBytes();
+        c.resumeOffset = profile.mtu + profile.headerBytes + profile.framingBytes;
+    }
+    c.ecnKmin = profile.ecnKmin;
+    c.ecnKmax = profile.ecnKmax;
+    c.ecnPmax = profile.ecnPmax;
+    return c;
 }
 
 } // namespace
 
 Fabric
-FabricBuilder::Build(const FabricGraph& graph, const SpecLocation& where, int64_t stream)
+FabricBuilder::Build(const FabricGraph& graph,
+                     const SpecLocation& where,
+                     const FabricBuildOptions& options)
 {
     using Kind = FabricGraph::NodeKind;
     const auto& nodes = graph.GetNodes();
@@ -59,16 +95,14 @@ FabricBuilder::Build(const FabricGraph& graph, const SpecLocation& where, int64_
     f.switches.resize(nodes.size());
     f.transports.resize(graph.GetGpuCount());
 
-    Ptr<UniformRandomVariable> salt = CreateObject<UniformRandomVariable>();
-    salt->SetStream(stream);
+    int64_t stream = options.stream;
     for (uint32_t n = 0; n < nodes.size(); ++n)
     {
         if (nodes[n].kind == Kind::SWITCH)
         {
             Ptr<FabricSwitch> sw = CreateObject<FabricSwitch>();
-            const uint64_t hi = salt->GetInteger(0, UINT32_MAX);
-            const uint64_t lo = salt->GetInteger(0, UINT32_MAX);
-            sw->SetHashSalt((hi << 32) | lo);
+            sw->SetForwarding(options.forwarding);
+            stream += sw->AssignStreams(stream);
             f.nodes.Get(n)->AggregateObject(sw);
             f.switches[n] = sw;
         }
@@ -102,7 +136,9 @@ FabricBuilder::Build(const FabricGraph& graph, const SpecLocation& where, int64_
                 = (links[adj.link].a == n) ? f.devicesA[adj.link] : f.devicesB[adj.link];
             if (nodes[n].kind == Kind::SWITCH)
             {
-                portOfLink[n].push_back(static_cast<uint16_t>(f.switches[n]->AddPort(dev)));
+                const LinkProfile& profile = graph.GetProfiles()[links[adj.link].profile];
+                portOfLink[n].push_back(
+                    static_cast<uint16_t>(f.switches[n]->AddPort(dev, MakePortConfig(profile))));
             }
             else
             {
@@ -124,7 +160,9 @@ FabricBuilder::Build(const FabricGraph& graph, const SpecLocation& where, int64_
         }
         Ptr<FabricNetDevice> nic
             = (links[adj[0].link].a == n) ? f.devicesA[adj[0].link] : f.devicesB[adj[0].link];
+        const LinkProfile& profile = graph.GetProfiles()[links[adj[0].link].profile];
         Ptr<RdmaTransport> t = CreateObject<RdmaTransport>();
+        t->SetAttribute("DataPriority", UintegerValue(profile.dataPriority));
         t->Setup(gpu, nic);
         f.nodes.Get(n)->AggregateObject(t);
         f.transports[gpu] = t;

@@ -40,6 +40,16 @@ struct Fabric
 
 /**
  * \ingroup ai-fabric
+ * \brief How to build a fabric, beyond what its graph says.
+ */
+struct FabricBuildOptions
+{
+    FabricSwitch::Forwarding forwarding{FabricSwitch::ECMP}; //!< choice among equal-cost ports
+    int64_t stream{0}; //!< first ns-3 random stream index for the fabric's random choices
+};
+
+/**
+ * \ingroup ai-fabric
  * \brief Turns a FabricGraph into ns-3 Nodes, FabricNetDevices, FabricChannels,
  * FabricSwitches (with routing tables) and RdmaTransports.
  *
@@ -54,11 +64,13 @@ class FabricBuilder
     /**
      * \param graph the fabric
      * \param where location of the topology, for errors
-     * \param stream first ns-3 random stream index for the fabric's random choices
+     * \param options forwarding mode and random streams
      * \return the built fabric
      * \throws SpecError if some GPU cannot reach another
      */
-    static Fabric Build(const FabricGraph& graph, const SpecLocation& where, int64_t stream);
+    static Fabric Build(const FabricGraph& graph,
+                        const SpecLocation& where,
+                        const FabricBuildOptions& options = FabricBuildOptions());
 };
 
 } // namespace ns3

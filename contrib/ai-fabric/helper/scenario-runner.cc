@@ -180,7 +180,12 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     const FabricGraph graph = BuildFabricGraph(spec.topology);
     Workload workload;
     BuildWorkload(spec, graph.GetGpuCount(), workload);
-    Fabric fabric = FabricBuilder::Build(graph, spec.topology.where, 0);
+    FabricBuildOptions build;
+    if (!FabricSwitch::ParseForwarding(spec.forwarding, build.forwarding))
+    {
+        throw SpecError(spec.where, "unknown forwarding '" + spec.forwarding + "'");
+    }
+    Fabric fabric = FabricBuilder::Build(graph, spec.topology.where, build);
 
     Ptr<WorkloadRunner> runner = CreateObject<WorkloadRunner>();
     runner->Setup(&workload, fabric.transports);

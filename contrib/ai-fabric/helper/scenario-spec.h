@@ -66,12 +66,13 @@ struct TrafficSpec
  */
 struct ScenarioSpec
 {
-    SpecLocation where;    //!< the scenario file
-    std::string name;      //!< scenario name (defaults to the file's stem)
-    uint64_t seed{1};      //!< RngSeed for every random stream of the run
-    Time stopTime;         //!< simulated-time limit; the run is cut off (and fails) past it
-    TopologySpec topology; //!< the fabric
-    TrafficSpec traffic;   //!< the traffic
+    SpecLocation where; //!< the scenario file
+    std::string name;   //!< scenario name (defaults to the file's stem)
+    uint64_t seed{1};   //!< RngSeed for every random stream of the run
+    Time stopTime;      //!< simulated-time limit; the run is cut off (and fails) past it
+    std::string forwarding{"ecmp"}; //!< choice among equal-cost ports: ecmp, spray, adaptive
+    TopologySpec topology;          //!< the fabric
+    TrafficSpec traffic;            //!< the traffic
 };
 
 } // namespace ns3

@@ -43,9 +43,9 @@ FormatSpecError(const SpecLocation& where, const std::string& message)
 } // namespace
 
 SpecError::SpecError(const SpecLocation& where, const std::string& message)
-    : std::runtime_error(FormatSpecError(where, message)),
-      m_where(where),
-      m_message(message)
+    : std::runtime_error(FormatSpecError(where, message))
+    , m_where(where)
+    , m_message(message)
 {
 }
 

@@ -3,6 +3,8 @@
  */
 #include "units.h"
 
+#include "ns3/abort.h"
+
 #include <cctype>
 #include <cstdio>
 #include <limits>
@@ -19,8 +21,9 @@ UnitError::UnitError(const std::string& message)
 namespace
 {
 
-/// Exact intermediate arithmetic: mantissa (< 1e25) times unit factor (< 1e13) fits in 2^128.
-using Uint128 = unsigned __int128;
+/// Exact intermediate arithmetic: mantissa (<= 1e25) times unit factor (<= 8e12) fits in 2^128.
+/// (__extension__ keeps -Wpedantic quiet about the GCC/Clang built-in type.)
+__extension__ typedef unsigned __int128 Uint128;
 
 /// Mantissas are capped at this value, so that mantissa * factor never overflows Uint128.
 constexpr Uint128 MANTISSA_CAP = static_cast<Uint128>(10000000000000ULL) * 1000000000000ULL;
@@ -41,12 +44,12 @@ struct UnitDef
  */
 struct QuantityKind
 {
-    const char* what;            //!< "size", "data rate", "duration"
-    const char* exampleUnit;     //!< unit used in "write e.g." hints
-    const char* inexact;         //!< message tail when the value is not a whole base unit
-    std::vector<UnitDef> units;  //!< accepted units
-    Uint128 max;                 //!< largest representable value, base units
-    std::string maxText;         //!< max, for messages
+    const char* what;           //!< "size", "data rate", "duration"
+    const char* exampleUnit;    //!< unit used in "write e.g." hints
+    const char* inexact;        //!< message tail when the value is not a whole base unit
+    std::vector<UnitDef> units; //!< accepted units
+    Uint128 max;                //!< largest representable value, base units
+    std::string maxText;        //!< max, for messages
 };
 
 constexpr Uint128 KILO = 1000;
@@ -56,22 +59,21 @@ constexpr Uint128 KIBI = 1024;
 const QuantityKind&
 BytesKind()
 {
-    static const QuantityKind kind{
-        "size",
-        "MiB",
-        "is not a whole number of bytes",
-        {{"B", 1},
-         {"KB", KILO},
-         {"kB", KILO},
-         {"MB", KILO * KILO},
-         {"GB", KILO * KILO * KILO},
-         {"TB", KILO * KILO * KILO * KILO},
-         {"KiB", KIBI},
-         {"MiB", KIBI * KIBI},
-         {"GiB", KIBI * KIBI * KIBI},
-         {"TiB", KIBI * KIBI * KIBI * KIBI}},
-        std::numeric_limits<uint64_t>::max(),
-        std::to_string(std::numeric_limits<uint64_t>::max()) + " bytes"};
+    static const QuantityKind kind{"size",
+                                   "MiB",
+                                   "is not a whole number of bytes",
+                                   {{"B", 1},
+                                    {"KB", KILO},
+                                    {"kB", KILO},
+                                    {"MB", KILO * KILO},
+                                    {"GB", KILO * KILO * KILO},
+                                    {"TB", KILO * KILO * KILO * KILO},
+                                    {"KiB", KIBI},
+                                    {"MiB", KIBI * KIBI},
+                                    {"GiB", KIBI * KIBI * KIBI},
+                                    {"TiB", KIBI * KIBI * KIBI * KIBI}},
+                                   std::numeric_limits<uint64_t>::max(),
+                                   std::to_string(std::numeric_limits<uint64_t>::max()) + " bytes"};
     return kind;
 }
 
@@ -79,30 +81,29 @@ BytesKind()
 const QuantityKind&
 RateKind()
 {
-    static const QuantityKind kind{
-        "data rate",
-        "Gbps",
-        "is not a whole number of bits per second",
-        {{"bps", 1},
-         {"Kbps", KILO},
-         {"kbps", KILO},
-         {"Mbps", KILO * KILO},
-         {"Gbps", KILO * KILO * KILO},
-         {"Tbps", KILO * KILO * KILO * KILO},
-         {"b/s", 1},
-         {"Kb/s", KILO},
-         {"kb/s", KILO},
-         {"Mb/s", KILO * KILO},
-         {"Gb/s", KILO * KILO * KILO},
-         {"Tb/s", KILO * KILO * KILO * KILO},
-         {"B/s", 8},
-         {"KB/s", 8 * KILO},
-         {"kB/s", 8 * KILO},
-         {"MB/s", 8 * KILO * KILO},
-         {"GB/s", 8 * KILO * KILO * KILO},
-         {"TB/s", 8 * KILO * KILO * KILO * KILO}},
-        std::numeric_limits<uint64_t>::max(),
-        std::to_string(std::numeric_limits<uint64_t>::max()) + "bps"};
+    static const QuantityKind kind{"data rate",
+                                   "Gbps",
+                                   "is not a whole number of bits per second",
+                                   {{"bps", 1},
+                                    {"Kbps", KILO},
+                                    {"kbps", KILO},
+                                    {"Mbps", KILO * KILO},
+                                    {"Gbps", KILO * KILO * KILO},
+                                    {"Tbps", KILO * KILO * KILO * KILO},
+                                    {"b/s", 1},
+                                    {"Kb/s", KILO},
+                                    {"kb/s", KILO},
+                                    {"Mb/s", KILO * KILO},
+                                    {"Gb/s", KILO * KILO * KILO},
+                                    {"Tb/s", KILO * KILO * KILO * KILO},
+                                    {"B/s", 8},
+                                    {"KB/s", 8 * KILO},
+                                    {"kB/s", 8 * KILO},
+                                    {"MB/s", 8 * KILO * KILO},
+                                    {"GB/s", 8 * KILO * KILO * KILO},
+                                    {"TB/s", 8 * KILO * KILO * KILO * KILO}},
+                                   std::numeric_limits<uint64_t>::max(),
+                                   std::to_string(std::numeric_limits<uint64_t>::max()) + "bps"};
     return kind;
 }
 
@@ -110,19 +111,19 @@ RateKind()
 const QuantityKind&
 TimeKind()
 {
-    static const QuantityKind kind{
-        "duration",
-        "us",
-        "is finer than the simulator's 1 ps resolution",
-        {{"s", KILO * KILO * KILO * KILO},
-         {"ms", KILO * KILO * KILO},
-         {"us", KILO * KILO},
-         {"\xC2\xB5s", KILO * KILO}, // micro sign U+00B5
-         {"\xCE\xBCs", KILO * KILO}, // Greek small letter mu U+03BC
-         {"ns", KILO},
-         {"ps", 1}},
-        static_cast<Uint128>(std::numeric_limits<int64_t>::max()),
-        std::to_string(std::numeric_limits<int64_t>::max()) + "ps, about 106 days"};
+    static const QuantityKind kind{"duration",
+                                   "us",
+                                   "is finer than the simulator's 1 ps resolution",
+                                   {{"s", KILO * KILO * KILO * KILO},
+                                    {"ms", KILO * KILO * KILO},
+                                    {"us", KILO * KILO},
+                                    {"\xC2\xB5s", KILO * KILO}, // micro sign U+00B5
+                                    {"\xCE\xBCs", KILO * KILO}, // Greek small letter mu U+03BC
+                                    {"ns", KILO},
+                                    {"ps", 1}},
+                                   static_cast<Uint128>(std::numeric_limits<int64_t>::max()),
+                                   std::to_string(std::numeric_limits<int64_t>::max())
+                                       + "ps, about 106 days"};
     return kind;
 }
 
@@ -210,16 +211,17 @@ UnknownUnitMessage(const QuantityKind& kind, const std::string& text, const std:
 {
     std::string msg = "unknown unit '" + unit + "' in '" + text + "'";
     std::string hint;
-    if (!unit.empty() && (unit[0] == 'e' || unit[0] == 'E') && unit.size() > 1 &&
-        (IsDigit(unit[1]) || unit[1] == '-' || unit[1] == '+'))
+    if (!unit.empty() && (unit[0] == 'e' || unit[0] == 'E') && unit.size() > 1
+        && (IsDigit(unit[1]) || unit[1] == '-' || unit[1] == '+'))
     {
         hint = "exponent notation is not supported; write the digits out or use a larger unit";
     }
-    else if (&kind == &RateKind() && unit.size() >= 3 && unit.compare(unit.size() - 3, 3, "Bps") == 0)
+    else if (&kind == &RateKind() && unit.size() >= 3
+             && unit.compare(unit.size() - 3, 3, "Bps") == 0)
     {
         const std::string prefix = unit.substr(0, unit.size() - 3);
-        hint = "'" + unit + "' is ambiguous; write '" + prefix + "B/s' for bytes per second or '" +
-               prefix + "bps' for bits per second";
+        hint = "'" + unit + "' is ambiguous; write '" + prefix + "B/s' for bytes per second or '"
+               + prefix + "bps' for bits per second";
     }
     else
     {
@@ -227,8 +229,8 @@ UnknownUnitMessage(const QuantityKind& kind, const std::string& text, const std:
         {
             if (other != &kind && FindUnit(*other, unit))
             {
-                hint = "'" + unit + "' is a " + other->what + " unit, but a " + kind.what +
-                       " is expected";
+                hint = "'" + unit + "' is a " + other->what + " unit, but a " + kind.what
+                       + " is expected";
                 break;
             }
         }
@@ -292,8 +294,8 @@ ParseQuantity(const std::string& text, const QuantityKind& kind)
     {
         throw UnitError(std::string("empty ") + kind.what + "; write e.g. '" + example + "'");
     }
-    if (std::isspace(static_cast<unsigned char>(text.front())) ||
-        std::isspace(static_cast<unsigned char>(text.back())))
+    if (std::isspace(static_cast<unsigned char>(text.front()))
+        || std::isspace(static_cast<unsigned char>(text.back())))
     {
         throw UnitError("'" + text + "' has leading or trailing whitespace");
     }
@@ -362,21 +364,21 @@ ParseQuantity(const std::string& text, const QuantityKind& kind)
         {
             if (!haveInt)
             {
-                throw UnitError("'" + text + "' is not a number followed by a unit; write e.g. '" +
-                                example + "'");
+                throw UnitError("'" + text + "' is not a number followed by a unit; write e.g. '"
+                                + example + "'");
             }
             throw UnitError("'" + text + "': write at least one digit after the decimal point");
         }
         if (!haveInt)
         {
-            throw UnitError("'" + text + "': write a digit before the decimal point, e.g. '0" +
-                            text + "'");
+            throw UnitError("'" + text + "': write a digit before the decimal point, e.g. '0" + text
+                            + "'");
         }
     }
     if (!haveInt)
     {
-        throw UnitError("'" + text + "' is not a number followed by a unit; write e.g. '" +
-                        example + "'");
+        throw UnitError("'" + text + "' is not a number followed by a unit; write e.g. '" + example
+                        + "'");
     }
     const std::string number = text.substr(0, pos);
 
@@ -387,8 +389,8 @@ ParseQuantity(const std::string& text, const QuantityKind& kind)
     const std::string unit = text.substr(pos);
     if (unit.empty())
     {
-        throw UnitError("'" + text + "' has no unit; write e.g. '" + number + kind.exampleUnit +
-                        "'");
+        throw UnitError("'" + text + "' has no unit; write e.g. '" + number + kind.exampleUnit
+                        + "'");
     }
     const UnitDef* def = FindUnit(kind, unit);
     if (!def)
@@ -472,7 +474,14 @@ ParseDataRate(const std::string& text)
 Time
 ParseTime(const std::string& text)
 {
-    return PicoSeconds(static_cast<int64_t>(ParseQuantity(text, TimeKind())));
+    const auto ps = static_cast<int64_t>(ParseQuantity(text, TimeKind()));
+    const Time t = PicoSeconds(ps);
+    // Not a user error: an entry point forgot Time::SetResolution(Time::PS), and the
+    // value would be rounded silently to the coarser resolution.
+    NS_ABORT_MSG_IF(t.GetPicoSeconds() != ps,
+                    "ParseTime(\"" << text << "\") is not exact at the current time resolution: "
+                                   << "call Time::SetResolution(Time::PS) in main()");
+    return t;
 }
 
 std::string

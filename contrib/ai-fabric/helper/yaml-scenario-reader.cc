@@ -5,8 +5,6 @@
 
 #include "units.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -18,6 +16,7 @@
 #include <sstream>
 #include <utility>
 #include <vector>
+#include <yaml-cpp/yaml.h>
 
 namespace ns3
 {
@@ -28,7 +27,8 @@ namespace
 namespace fs = std::filesystem;
 
 /// Keys of a scenario file.
-const std::vector<std::string> SCENARIO_KEYS = {"name", "seed", "stop_time", "topology", "traffic"};
+const std::vector<std::string> SCENARIO_KEYS
+    = {"name", "seed", "stop_time", "forwarding", "topology", "traffic"};
 /// Keys of a topology mapping.
 const std::vector<std::string> TOPOLOGY_KEYS = {"name", "kind", "gpus", "link"};
 /// Keys of a topology's link mapping.
@@ -43,7 +43,8 @@ const std::vector<std::string> LINK_KEYS = {"profile",
 /// Keys of a traffic mapping.
 const std::vector<std::string> TRAFFIC_KEYS = {"name", "collectives"};
 /// Keys of one collective.
-const std::vector<std::string> COLLECTIVE_KEYS = {"name", "op", "algorithm", "size", "ranks", "start"};
+const std::vector<std::string> COLLECTIVE_KEYS
+    = {"name", "op", "algorithm", "size", "ranks", "start"};
 
 /// Topology kinds the builder knows.
 const std::vector<std::string> TOPOLOGY_KINDS = {"single-switch"};
@@ -51,6 +52,8 @@ const std::vector<std::string> TOPOLOGY_KINDS = {"single-switch"};
 const std::vector<std::string> COLLECTIVE_OPS = {"all-reduce", "reduce-scatter", "all-gather"};
 /// Collective algorithms.
 const std::vector<std::string> COLLECTIVE_ALGORITHMS = {"ring"};
+/// Switch forwarding modes (FabricSwitch::ParseForwarding).
+const std::vector<std::string> FORWARDING_MODES = {"ecmp", "spray", "adaptive"};
 
 /// Default simulated-time limit, picoseconds (10 s).
 constexpr int64_t DEFAULT_STOP_TIME_PS = 10000000000000LL;
@@ -156,8 +159,8 @@ NearestWord(const std::string& word, const std::vector<std::string>& known)
         const std::string fk = Fold(k);
         std::size_t dist = EditDistance(folded, fk);
         // A prefix or an extension of a known word ("gpu", "sizes") is close too.
-        if (fk.size() > 2 && folded.size() > 2 &&
-            (fk.rfind(folded, 0) == 0 || folded.rfind(fk, 0) == 0))
+        if (fk.size() > 2 && folded.size() > 2
+            && (fk.rfind(folded, 0) == 0 || folded.rfind(fk, 0) == 0))
         {
             dist = std::min<std::size_t>(dist, 1);
         }
@@ -180,16 +183,20 @@ Describe(const YAML::Node& node)
 {
     switch (node.Type())
     {
-    case YAML::NodeType::Null:
-        return "nothing";
-    case YAML::NodeType::Scalar:
-        return "'" + node.Scalar() + "'";
-    case YAML::NodeType::Sequence:
-        return "a sequence";
-    case YAML::NodeType::Map:
-        return "a mapping";
-    default:
-        return "an undefined value";
+        case YAML::NodeType::Null:
+            return "nothing";
+        case YAML::NodeType::Scalar:
+            if (node.Scalar().size() > 60)
+            {
+                return "'" + node.Scalar().substr(0, 57) + "...'";
+            }
+            return "'" + node.Scalar() + "'";
+        case YAML::NodeType::Sequence:
+            return "a sequence";
+        case YAML::NodeType::Map:
+            return "a mapping";
+        default:
+            return "an undefined value";
     }
 }
 
@@ -199,10 +206,10 @@ Describe(const YAML::Node& node)
  */
 struct Field
 {
-    std::string key;      //!< the key
-    YAML::Node keyNode;   //!< the key node
-    YAML::Node value;     //!< the value node
-    std::string file;     //!< the file both came from
+    std::string key;    //!< the key
+    YAML::Node keyNode; //!< the key node
+    YAML::Node value;   //!< the value node
+    std::string file;   //!< the file both came from
 
     /// \return the key's location
     SpecLocation KeyWhere() const
@@ -249,15 +256,15 @@ class Mapping
             const std::string& section,
             const std::vector<std::string>& known,
             const std::map<std::string, std::string>& hints = {})
-        : m_node(node),
-          m_file(file),
-          m_section(section)
+        : m_node(node)
+        , m_file(file)
+        , m_section(section)
     {
         if (!node.IsMap())
         {
             throw SpecError(At(file, node.Mark()),
-                            "expected a mapping for the " + section + " (keys: " +
-                                JoinList(known) + "), got " + Describe(node));
+                            "expected a mapping for the " + section + " (keys: " + JoinList(known)
+                                + "), got " + Describe(node));
         }
         for (auto it = node.begin(); it != node.end(); ++it)
         {
@@ -265,8 +272,8 @@ class Mapping
             if (!it->first.IsScalar())
             {
                 throw SpecError(f.KeyWhere(),
-                                "keys in the " + section + " must be plain names, got " +
-                                    Describe(it->first));
+                                "keys in the " + section + " must be plain names, got "
+                                    + Describe(it->first));
             }
             f.key = it->first.Scalar();
             if (std::find(known.begin(), known.end(), f.key) == known.end())
@@ -274,7 +281,11 @@ class Mapping
                 std::string msg = "unknown key '" + f.key + "' in " + section + "; ";
                 const auto hint = hints.find(f.key);
                 const std::string nearest = NearestWord(f.key, known);
-                if (hint != hints.end())
+                if (f.key == "<<")
+                {
+                    msg += "YAML merge keys are not supported; write the keys out";
+                }
+                else if (hint != hints.end())
                 {
                     msg += hint->second;
                 }
@@ -293,9 +304,9 @@ class Mapping
                 if (seen.key == f.key)
                 {
                     throw SpecError(f.KeyWhere(),
-                                    "duplicate key '" + f.key + "' in " + section +
-                                        " (first given at line " +
-                                        std::to_string(seen.KeyWhere().line) + ")");
+                                    "duplicate key '" + f.key + "' in " + section
+                                        + " (first given at line "
+                                        + std::to_string(seen.KeyWhere().line) + ")");
                 }
             }
             m_fields.push_back(f);
@@ -382,8 +393,8 @@ StrictInteger(const std::string& text, uint64_t max)
     {
         throw UnitError("expected an integer, got an empty string");
     }
-    if (std::isspace(static_cast<unsigned char>(text.front())) ||
-        std::isspace(static_cast<unsigned char>(text.back())))
+    if (std::isspace(static_cast<unsigned char>(text.front()))
+        || std::isspace(static_cast<unsigned char>(text.back())))
     {
         throw UnitError("'" + text + "' has leading or trailing whitespace");
     }
@@ -391,8 +402,8 @@ StrictInteger(const std::string& text, uint64_t max)
     {
         throw UnitError("'" + text + "': negative values are not allowed");
     }
-    if (text.size() > 1 && text[0] == '0' &&
-        (text[1] == 'x' || text[1] == 'X' || text[1] == 'o' || text[1] == 'b'))
+    if (text.size() > 1 && text[0] == '0'
+        && (text[1] == 'x' || text[1] == 'X' || text[1] == 'o' || text[1] == 'b'))
     {
         throw UnitError("'" + text + "' is not a decimal integer");
     }
@@ -553,15 +564,15 @@ ReadName(const Field& f)
     {
         f.Fail("must not be empty");
     }
-    if (std::isspace(static_cast<unsigned char>(text.front())) ||
-        std::isspace(static_cast<unsigned char>(text.back())))
+    if (std::isspace(static_cast<unsigned char>(text.front()))
+        || std::isspace(static_cast<unsigned char>(text.back())))
     {
         f.Fail("'" + text + "' has leading or trailing whitespace");
     }
     for (char c : text)
     {
-        if (c == '/' || c == '\\' || c == ',' || c == '"' ||
-            static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+        if (c == '/' || c == '\\' || c == ',' || c == '"' || static_cast<unsigned char>(c) < 0x20
+            || c == 0x7f)
         {
             f.Fail("'" + text + "' must not contain '/', '\\', ',', '\"' or control characters");
         }
@@ -610,15 +621,15 @@ LoadYamlFile(const std::string& file,
     const SpecLocation fileOnly{file, 0, 0};
     const SpecLocation where = referencedAt ? *referencedAt : fileOnly;
     const std::string prefix = referencedAt ? what + ": " : "";
-    const std::string tail =
-        referencedAt ? " (paths are relative to the directory of the file naming them)" : "";
+    const std::string tail
+        = referencedAt ? " (paths are relative to the directory of the file naming them)" : "";
     std::error_code ec;
     const fs::file_status status = fs::status(file, ec);
     if (!fs::exists(status))
     {
         throw SpecError(where,
-                        prefix + "cannot open " + what + " file '" + file +
-                            "': no such file or directory" + tail);
+                        prefix + "cannot open " + what + " file '" + file
+                            + "': no such file or directory" + tail);
     }
     if (fs::is_directory(status))
     {
@@ -629,8 +640,8 @@ LoadYamlFile(const std::string& file,
     if (!in)
     {
         throw SpecError(where,
-                        prefix + "cannot open " + what + " file '" + file +
-                            "': " + std::strerror(errno));
+                        prefix + "cannot open " + what + " file '" + file
+                            + "': " + std::strerror(errno));
     }
     std::ostringstream content;
     content << in.rdbuf();
@@ -651,8 +662,8 @@ LoadYamlFile(const std::string& file,
     if (docs.empty() || (docs.size() == 1 && docs[0].IsNull()))
     {
         throw SpecError(fileOnly,
-                        "the " + what + " file is empty; expected a mapping with keys " +
-                            JoinList(keys));
+                        "the " + what + " file is empty; expected a mapping with keys "
+                            + JoinList(keys));
     }
     if (docs.size() > 1)
     {
@@ -694,6 +705,7 @@ ParseTopology(const YAML::Node& node, const std::string& file, const std::string
         {"collectives", "'collectives' belongs in the traffic"},
         {"seed", "'seed' belongs in the scenario file"},
         {"stop_time", "'stop_time' belongs in the scenario file"},
+        {"forwarding", "'forwarding' belongs in the scenario file"},
         {"link_profile", "write 'link:' with 'profile:' under it"},
         {"num_gpus", "did you mean 'gpus'?"},
         {"gpu_count", "did you mean 'gpus'?"},
@@ -727,8 +739,8 @@ ParseTopology(const YAML::Node& node, const std::string& file, const std::string
         if (!linkField->value.IsMap())
         {
             linkField->Fail("expected a mapping (e.g. 'profile: ib-ndr' on the next line, "
-                            "indented), got " +
-                            Describe(linkField->value));
+                            "indented), got "
+                            + Describe(linkField->value));
         }
         const Mapping link(linkField->value, file, "link", LINK_KEYS, linkHints);
         if (const Field* f = link.Find("profile"))
@@ -816,8 +828,8 @@ ParseRanks(const Field& f)
     }
     if (!f.value.IsSequence())
     {
-        f.Fail("expected 'all' or a list of GPU indices such as [0, 1, 2, 3], got " +
-               Describe(f.value));
+        f.Fail("expected 'all' or a list of GPU indices such as [0, 1, 2, 3], got "
+               + Describe(f.value));
     }
     std::set<uint32_t> seen;
     for (const auto& item : f.value)
@@ -831,8 +843,7 @@ ParseRanks(const Field& f)
             ReadInteger(element, 0, std::numeric_limits<uint32_t>::max() - 1));
         if (!seen.insert(rank).second)
         {
-            element.Fail("rank " + std::to_string(rank) +
-                         " appears twice; ranks must be distinct");
+            element.Fail("rank " + std::to_string(rank) + " appears twice; ranks must be distinct");
         }
         ranks.push_back(rank);
     }
@@ -874,8 +885,8 @@ ParseTraffic(const YAML::Node& node, const std::string& file, const std::string&
     const Field& list = m.Require("collectives");
     if (!list.value.IsSequence())
     {
-        list.Fail("expected a list of collectives (lines starting with '- '), got " +
-                  Describe(list.value));
+        list.Fail("expected a list of collectives (lines starting with '- '), got "
+                  + Describe(list.value));
     }
     if (list.value.size() == 0)
     {
@@ -896,9 +907,8 @@ ParseTraffic(const YAML::Node& node, const std::string& file, const std::string&
         const Field entry{"collectives", list.keyNode, item, file};
         if (!item.IsMap())
         {
-            entry.Fail("entry " + std::to_string(index) +
-                       ": expected a mapping with keys " + JoinList(COLLECTIVE_KEYS) + ", got " +
-                       Describe(item));
+            entry.Fail("entry " + std::to_string(index) + ": expected a mapping with keys "
+                       + JoinList(COLLECTIVE_KEYS) + ", got " + Describe(item));
         }
         const Mapping c(item, file, "collective", COLLECTIVE_KEYS, collectiveHints);
         CollectiveSpec spec;
@@ -914,9 +924,9 @@ ParseTraffic(const YAML::Node& node, const std::string& file, const std::string&
         if (dup != nameLines.end())
         {
             throw SpecError(nameWhere,
-                            "name: duplicate collective name '" + spec.name +
-                                "' (also used by the collective at line " +
-                                std::to_string(dup->second) + "); names must be unique");
+                            "name: duplicate collective name '" + spec.name
+                                + "' (also used by the collective at line "
+                                + std::to_string(dup->second) + "); names must be unique");
         }
         nameLines[spec.name] = spec.where.line;
         spec.op = ReadChoice(c.Require("op"), "op", COLLECTIVE_OPS);
@@ -969,8 +979,8 @@ ResolveSection(const Field& f,
     }
     if (!f.value.IsScalar())
     {
-        f.Fail("expected a path to a " + what + " file or an inline mapping, got " +
-               Describe(f.value));
+        f.Fail("expected a path to a " + what + " file or an inline mapping, got "
+               + Describe(f.value));
     }
     const std::string rel = f.value.Scalar();
     if (rel.empty())
@@ -1026,12 +1036,18 @@ ReadScenarioFile(const std::string& path)
     s.seed = 1;
     if (const Field* f = m.Find("seed"))
     {
-        s.seed = ReadInteger(*f, 1, std::numeric_limits<uint64_t>::max());
+        // ns-3's RngSeedManager::SetSeed takes a uint32_t.
+        s.seed = ReadInteger(*f, 1, std::numeric_limits<uint32_t>::max());
     }
     s.stopTime = PicoSeconds(DEFAULT_STOP_TIME_PS);
     if (const Field* f = m.Find("stop_time"))
     {
         s.stopTime = ReadTime(*f, true);
+    }
+    s.forwarding = "ecmp";
+    if (const Field* f = m.Find("forwarding"))
+    {
+        s.forwarding = ReadChoice(*f, "forwarding", FORWARDING_MODES);
     }
 
     std::string file;
@@ -1040,7 +1056,8 @@ ReadScenarioFile(const std::string& path)
     const Field& traffic = m.Require("traffic");
 
     YAML::Node node = ResolveSection(topo, path, "topology", TOPOLOGY_KEYS, file, defaultName);
-    s.topology = ParseTopology(node, file, defaultName.empty() ? s.name + "-topology" : defaultName);
+    s.topology
+        = ParseTopology(node, file, defaultName.empty() ? s.name + "-topology" : defaultName);
 
     node = ResolveSection(traffic, path, "traffic", TRAFFIC_KEYS, file, defaultName);
     s.traffic = ParseTraffic(node, file, defaultName.empty() ? s.name + "-traffic" : defaultName);
@@ -1053,11 +1070,11 @@ ReadScenarioFile(const std::string& path)
             if (r >= s.topology.gpus)
             {
                 throw SpecError(c.ranksWhere,
-                                "ranks: rank " + std::to_string(r) + " of collective '" + c.name +
-                                    "' is out of range; the topology '" + s.topology.name +
-                                    "' has " + std::to_string(s.topology.gpus) +
-                                    " GPUs (indices 0 to " +
-                                    std::to_string(s.topology.gpus - 1) + ")");
+                                "ranks: rank " + std::to_string(r) + " of collective '" + c.name
+                                    + "' is out of range; the topology '" + s.topology.name
+                                    + "' has " + std::to_string(s.topology.gpus)
+                                    + " GPUs (indices 0 to " + std::to_string(s.topology.gpus - 1)
+                                    + ")");
             }
         }
     }

@@ -57,15 +57,26 @@ FabricChannel::Attach(Ptr<FabricNetDevice> device)
 }
 
 void
-FabricChannel::Transmit(Ptr<Packet> packet, const FabricNetDevice* src, Time txTime) const
+FabricChannel::Transmit(Ptr<Packet> packet,
+                        const FabricNetDevice* src,
+                        Time txTime,
+                        uint32_t wireBytes,
+                        uint8_t priority) const
 {
     const std::size_t peer = (PeekPointer(m_ends[0]) == src) ? 1 : 0;
     const FabricNetDevice* dst = PeekPointer(m_ends[peer]);
+    Time arrive = txTime;
+    if (dst->IsCutThrough() && wireBytes > CUT_THROUGH_BYTES)
+    {
+        arrive = PicoSeconds(txTime.GetPicoSeconds() * CUT_THROUGH_BYTES / wireBytes);
+    }
     Simulator::ScheduleWithContext(m_endNodeIds[peer],
-                                   txTime + m_delay + dst->GetRxLatency(),
+                                   arrive + m_delay + dst->GetRxLatency(),
                                    &FabricNetDevice::Receive,
                                    m_ends[peer],
-                                   packet);
+                                   packet,
+                                   wireBytes,
+                                   priority);
 }
 
 Ptr<FabricNetDevice>

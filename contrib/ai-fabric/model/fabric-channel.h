@@ -21,8 +21,10 @@ class Packet;
  * \brief A full-duplex point-to-point cable between two FabricNetDevices.
  *
  * A packet whose transmission starts at t and lasts txTime is handed to the
- * peer at t + txTime + Delay + the peer's RxLatency: one simulator event per
- * packet per link. The channel knows nothing about flow control or routing.
+ * peer at t + txTime + Delay + the peer's RxLatency (store-and-forward), or,
+ * if the peer is a cut-through switch port, once its first 64 bytes are there:
+ * t + txTime * min(1, 64 / wireBytes) + Delay + RxLatency. One simulator event
+ * per packet per link. The channel knows nothing about flow control or routing.
  */
 class FabricChannel : public Channel
 {
@@ -32,6 +34,9 @@ class FabricChannel : public Channel
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /// Bytes a cut-through switch port waits for before forwarding (the headers).
+    static constexpr uint32_t CUT_THROUGH_BYTES = 64;
 
     FabricChannel();
     ~FabricChannel() override;
@@ -49,8 +54,14 @@ class FabricChannel : public Channel
      * \param packet the packet
      * \param src the transmitting device
      * \param txTime its serialization time on src's link
+     * \param wireBytes its size on the wire
+     * \param priority its lane
      */
-    void Transmit(Ptr<Packet> packet, const FabricNetDevice* src, Time txTime) const;
+    void Transmit(Ptr<Packet> packet,
+                  const FabricNetDevice* src,
+                  Time txTime,
+                  uint32_t wireBytes,
+                  uint8_t priority) const;
 
     /**
      * \param device one end

@@ -29,7 +29,9 @@ class FabricHeader : public Header
     enum Kind : uint8_t
     {
         DATA = 0, //!< RDMA WRITE payload
-        ACK = 1,  //!< transport acknowledgement
+        ACK = 1,  //!< transport acknowledgement: every PSN below m_psn arrived
+        NACK = 2, //!< go-back-N: resend from m_psn
+        CNP = 3,  //!< congestion notification (RoCEv2 DCQCN), for queue pair m_qp
     };
 
     /// Flag bits.
@@ -56,16 +58,23 @@ class FabricHeader : public Header
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 
-    uint32_t m_src{0};      //!< source endpoint (GPU index)
-    uint32_t m_dst{0};      //!< destination endpoint (GPU index)
-    uint16_t m_qp{0};       //!< queue pair index at the source (flow entropy for ECMP)
-    uint8_t m_priority{0};  //!< traffic class / virtual lane
-    uint8_t m_kind{DATA};   //!< Kind
-    uint8_t m_flags{0};     //!< Flags
-    uint32_t m_msgId{0};    //!< message id, unique per source endpoint
-    uint32_t m_psn{0};      //!< packet sequence number within the message
+    uint32_t m_src{0};     //!< source endpoint (GPU index)
+    uint32_t m_dst{0};     //!< destination endpoint (GPU index)
+    uint16_t m_qp{0};      //!< queue pair index at the source (flow entropy for ECMP)
+    uint8_t m_priority{0}; //!< traffic class / virtual lane
+    uint8_t m_kind{DATA};  //!< Kind
+    uint8_t m_flags{0};    //!< Flags
+    uint32_t m_msgId{0};   //!< message id, unique per source endpoint
+    uint32_t m_psn{
+        0}; //!< packet sequence number on the queue pair (DATA), or the PSN acknowledged (ACK/NACK)
     uint32_t m_payload{0};  //!< payload bytes this packet carries
     uint64_t m_msgBytes{0}; //!< total payload bytes of the message
+
+    /// \return true for ACK, NACK and CNP
+    bool IsControl() const
+    {
+        return m_kind != DATA;
+    }
 };
 
 } // namespace ns3

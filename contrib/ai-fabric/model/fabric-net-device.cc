@@ -7,6 +7,7 @@
 #include "fabric-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -33,14 +34,24 @@ FabricNetDevice::GetTypeId()
                             MakeDataRateAccessor(&FabricNetDevice::m_rate),
                             MakeDataRateChecker())
               .AddAttribute("HeaderBytes",
-                            "Per-packet wire overhead of the link technology, bytes",
+                            "Per-packet headers and trailers of the link technology, bytes",
                             UintegerValue(26),
                             MakeUintegerAccessor(&FabricNetDevice::m_headerBytes),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("FramingBytes",
+                            "Per-packet preamble, SFD and inter-frame gap, bytes",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&FabricNetDevice::m_framingBytes),
                             MakeUintegerChecker<uint32_t>())
               .AddAttribute("MessageHeaderBytes",
                             "Extra wire bytes on the first packet of a message (RDMA RETH), bytes",
                             UintegerValue(16),
                             MakeUintegerAccessor(&FabricNetDevice::m_messageHeaderBytes),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("ControlPacketBytes",
+                            "Wire bytes of an ACK, NACK or CNP, framing included",
+                            UintegerValue(64),
+                            MakeUintegerAccessor(&FabricNetDevice::m_controlPacketBytes),
                             MakeUintegerChecker<uint32_t>())
               .AddAttribute("PayloadMtu",
                             "Largest payload of one packet, bytes",
@@ -53,6 +64,32 @@ FabricNetDevice::GetTypeId()
                             TimeValue(Seconds(0)),
                             MakeTimeAccessor(&FabricNetDevice::m_rxLatency),
                             MakeTimeChecker(Seconds(0)))
+              .AddAttribute("CutThrough",
+                            "Hand received packets on after their first 64 bytes (switch ports)",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&FabricNetDevice::m_cutThrough),
+                            MakeBooleanChecker())
+              .AddAttribute("Priorities",
+                            "Number of egress lanes (virtual lanes or traffic classes)",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&FabricNetDevice::m_priorities),
+                            MakeUintegerChecker<uint8_t>(1, 16))
+              .AddAttribute("FlowControl",
+                            "0 none (lossy), 1 credit-based per lane, 2 PFC per class",
+                            UintegerValue(FC_NONE),
+                            MakeUintegerAccessor(&FabricNetDevice::m_fc),
+                            MakeUintegerChecker<uint8_t>(FC_NONE, FC_PFC))
+              .AddAttribute("CreditBlockBytes",
+                            "Credit unit: a packet consumes whole blocks of this size, bytes",
+                            UintegerValue(64),
+                            MakeUintegerAccessor(&FabricNetDevice::m_creditBlock),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("ReturnCreditsOnReceive",
+                            "Endpoint port: received packets leave its buffer at once, so credits "
+                            "go back to the peer on arrival",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&FabricNetDevice::m_returnCreditsOnReceive),
+                            MakeBooleanChecker())
               .AddTraceSource("TxBegin",
                               "A packet starts serialization on the link",
                               MakeTraceSourceAccessor(&FabricNetDevice::m_txTrace),
@@ -60,13 +97,25 @@ FabricNetDevice::GetTypeId()
               .AddTraceSource("Rx",
                               "A packet has arrived (after the receive latency)",
                               MakeTraceSourceAccessor(&FabricNetDevice::m_rxTrace),
-                              "ns3::Packet::TracedCallback");
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("Drop",
+                              "A packet headed for this port was dropped (full buffer)",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_dropTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("Pause",
+                              "A lane was paused or resumed by the peer (PFC)",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_pauseTrace),
+                              "ns3::FabricNetDevice::PauseTracedCallback")
+              .AddTraceSource("QueueBytes",
+                              "Wire bytes waiting in the egress lanes",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_queuedBytes),
+                              "ns3::TracedValueCallback::Uint64");
     return tid;
 }
 
 FabricNetDevice::FabricNetDevice()
     : m_address(Mac48Address::Allocate())
-    , m_queues(1)
+    , m_queuedBytes(0)
 {
 }
 
@@ -79,11 +128,28 @@ FabricNetDevice::DoDispose()
 {
     m_node = nullptr;
     m_channel = nullptr;
-    m_queues.clear();
+    m_lanes.clear();
     m_fabricRx = FabricReceiveCallback();
     m_pull = PullCallback();
+    m_dequeued = DequeueCallback();
     m_rxCallback = NetDevice::ReceiveCallback();
     NetDevice::DoDispose();
+}
+
+void
+FabricNetDevice::DoInitialize()
+{
+    EnsureLanes();
+    NetDevice::DoInitialize();
+}
+
+void
+FabricNetDevice::EnsureLanes()
+{
+    if (m_lanes.size() < m_priorities)
+    {
+        m_lanes.resize(m_priorities);
+    }
 }
 
 void
@@ -113,30 +179,53 @@ FabricNetDevice::TxTime(uint32_t bytes)
 uint32_t
 FabricNetDevice::WireBytes(const FabricHeader& header) const
 {
-    return header.m_payload + m_headerBytes
+    if (header.IsControl())
+    {
+        return m_controlPacketBytes;
+    }
+    return header.m_payload + m_headerBytes + m_framingBytes
            + ((header.m_flags & FabricHeader::FLAG_FIRST) ? m_messageHeaderBytes : 0);
+}
+
+uint32_t
+FabricNetDevice::CreditBytes(uint32_t wireBytes) const
+{
+    return (wireBytes + m_creditBlock - 1) / m_creditBlock * m_creditBlock;
+}
+
+bool
+FabricNetDevice::CanSend(const Lane& lane, uint32_t wireBytes) const
+{
+    if (lane.paused)
+    {
+        return false;
+    }
+    return m_fc != FC_CREDIT || lane.credits >= static_cast<int64_t>(CreditBytes(wireBytes));
 }
 
 void
 FabricNetDevice::Enqueue(FabricTxItem item)
 {
-    if (item.priority >= m_queues.size())
-    {
-        m_queues.resize(item.priority + 1);
-    }
-    m_queuedBytes += item.wireBytes;
+    EnsureLanes();
+    NS_ABORT_MSG_IF(item.priority >= m_lanes.size(),
+                    "priority " << +item.priority << " on a port with " << m_lanes.size()
+                                << " lanes");
+    Lane& lane = m_lanes[item.priority];
+    lane.bytes += item.wireBytes;
+    m_queuedBytes = m_queuedBytes + item.wireBytes;
     ++m_queuedPackets;
     if (m_queuedBytes > m_peakQueuedBytes)
     {
         m_peakQueuedBytes = m_queuedBytes;
     }
-    m_queues[item.priority].push_back(std::move(item));
+    lane.queue.push_back(std::move(item));
     TryTransmit();
 }
 
 void
 FabricNetDevice::Wake()
 {
+    m_sourceReady = true;
     TryTransmit();
 }
 
@@ -158,22 +247,54 @@ FabricNetDevice::TryTransmit()
 }
 
 bool
+FabricNetDevice::HasWaiting() const
+{
+    return m_queuedPackets > 0 || (m_sourceReady && !m_pull.IsNull());
+}
+
+bool
 FabricNetDevice::Dequeue(FabricTxItem& item)
 {
-    for (auto& q : m_queues)
+    EnsureLanes();
+    for (Lane& lane : m_lanes)
     {
-        if (!q.empty())
+        if (!lane.queue.empty() && CanSend(lane, lane.queue.front().wireBytes))
         {
-            item = std::move(q.front());
-            q.pop_front();
-            m_queuedBytes -= item.wireBytes;
+            item = std::move(lane.queue.front());
+            lane.queue.pop_front();
+            lane.bytes -= item.wireBytes;
+            m_queuedBytes = m_queuedBytes - item.wireBytes;
             --m_queuedPackets;
-            item.more = m_queuedPackets > 0 || !m_pull.IsNull();
+            if (m_fc == FC_CREDIT)
+            {
+                lane.credits -= CreditBytes(item.wireBytes);
+            }
+            if (!m_dequeued.IsNull() && item.inPort != FabricTxItem::NO_PORT)
+            {
+                m_dequeued(item);
+            }
+            item.more = HasWaiting();
             return true;
         }
     }
-    if (!m_pull.IsNull() && m_pull(item))
+    if (m_sourceReady && !m_pull.IsNull())
     {
+        Lane& lane = m_lanes[m_pullPriority];
+        if (!CanSend(lane, m_pullMaxWire))
+        {
+            return false;
+        }
+        if (!m_pull(item))
+        {
+            m_sourceReady = false;
+            return false;
+        }
+        if (m_fc == FC_CREDIT)
+        {
+            lane.credits -= CreditBytes(item.wireBytes);
+        }
+        m_sourceReady = item.more;
+        item.more = HasWaiting();
         return true;
     }
     return false;
@@ -186,7 +307,16 @@ FabricNetDevice::TransmitNext()
     FabricTxItem item;
     if (!Dequeue(item))
     {
+        if (HasWaiting() && m_stalledSince.IsNegative())
+        {
+            m_stalledSince = Simulator::Now(); // flow control holds everything back
+        }
         return;
+    }
+    if (!m_stalledSince.IsNegative())
+    {
+        m_stallTime += Simulator::Now() - m_stalledSince;
+        m_stalledSince = Time(-1);
     }
     const Time txTime = TxTime(item.wireBytes);
     m_busyUntil = Simulator::Now() + txTime;
@@ -194,7 +324,7 @@ FabricNetDevice::TransmitNext()
     ++m_txPackets;
     m_txWireBytes += item.wireBytes;
     m_txTrace(item.packet, item.wireBytes);
-    m_channel->Transmit(item.packet, this, txTime);
+    m_channel->Transmit(item.packet, this, txTime, item.wireBytes, item.priority);
     if (item.more)
     {
         m_txPending = true;
@@ -203,17 +333,98 @@ FabricNetDevice::TransmitNext()
 }
 
 void
-FabricNetDevice::Receive(Ptr<Packet> packet)
+FabricNetDevice::Receive(Ptr<Packet> packet, uint32_t wireBytes, uint8_t priority)
 {
     m_rxTrace(packet);
+    if (m_returnCreditsOnReceive && m_fc == FC_CREDIT)
+    {
+        ReturnCreditsToPeer(priority, wireBytes);
+    }
     if (!m_fabricRx.IsNull())
     {
-        m_fabricRx(this, packet);
+        m_fabricRx(this, packet, wireBytes, priority);
     }
     else if (!m_rxCallback.IsNull())
     {
         m_rxCallback(this, packet, 0, m_channel->GetPeer(this)->GetAddress());
     }
+}
+
+void
+FabricNetDevice::SetInitialCredits(uint8_t priority, uint64_t bytes)
+{
+    EnsureLanes();
+    NS_ABORT_MSG_IF(priority >= m_lanes.size(), "no lane " << +priority);
+    m_lanes[priority].credits = static_cast<int64_t>(bytes);
+}
+
+void
+FabricNetDevice::AddCredits(uint8_t priority, uint64_t bytes)
+{
+    EnsureLanes();
+    m_lanes[priority].credits += CreditBytes(bytes);
+    TryTransmit();
+}
+
+void
+FabricNetDevice::SetPaused(uint8_t priority, bool paused)
+{
+    EnsureLanes();
+    Lane& lane = m_lanes[priority];
+    if (lane.paused == paused)
+    {
+        return;
+    }
+    lane.paused = paused;
+    m_pauseTrace(priority, paused);
+    if (paused)
+    {
+        ++m_pausesReceived;
+        lane.pausedSince = Simulator::Now();
+    }
+    else
+    {
+        m_pausedTime += Simulator::Now() - lane.pausedSince;
+        TryTransmit();
+    }
+}
+
+void
+FabricNetDevice::ReturnCreditsToPeer(uint8_t priority, uint32_t bytes)
+{
+    // A flow-control update rides the reverse direction of the cable.
+    Ptr<FabricNetDevice> peer = m_channel->GetPeer(this);
+    Simulator::ScheduleWithContext(peer->GetNode()->GetId(),
+                                   m_channel->GetDelay(),
+                                   &FabricNetDevice::AddCredits,
+                                   peer,
+                                   priority,
+                                   static_cast<uint64_t>(bytes));
+}
+
+void
+FabricNetDevice::SendPauseToPeer(uint8_t priority, bool paused)
+{
+    if (paused)
+    {
+        ++m_pausesSent;
+    }
+    // The PFC frame (a minimum-size control frame) takes effect after the link delay.
+    Ptr<FabricNetDevice> peer = m_channel->GetPeer(this);
+    const Time frame = m_rate.CalculateBytesTxTime(m_controlPacketBytes);
+    Simulator::ScheduleWithContext(peer->GetNode()->GetId(),
+                                   m_channel->GetDelay() + frame,
+                                   &FabricNetDevice::SetPaused,
+                                   peer,
+                                   priority,
+                                   paused);
+}
+
+void
+FabricNetDevice::NotifyDrop(const FabricTxItem& item)
+{
+    ++m_drops;
+    m_dropTrace(item.packet);
 }
 
 void
@@ -223,9 +434,19 @@ FabricNetDevice::SetFabricReceiveCallback(FabricReceiveCallback cb)
 }
 
 void
-FabricNetDevice::SetPullCallback(PullCallback cb)
+FabricNetDevice::SetPullCallback(PullCallback cb, uint8_t priority, uint32_t maxWireBytes)
 {
+    EnsureLanes();
+    NS_ABORT_MSG_IF(priority >= m_lanes.size(), "no lane " << +priority);
     m_pull = cb;
+    m_pullPriority = priority;
+    m_pullMaxWire = maxWireBytes;
+}
+
+void
+FabricNetDevice::SetDequeueCallback(DequeueCallback cb)
+{
+    m_dequeued = cb;
 }
 
 DataRate
@@ -240,10 +461,28 @@ FabricNetDevice::GetRxLatency() const
     return m_rxLatency;
 }
 
+bool
+FabricNetDevice::IsCutThrough() const
+{
+    return m_cutThrough;
+}
+
+FabricNetDevice::FlowControlKind
+FabricNetDevice::GetFlowControl() const
+{
+    return static_cast<FlowControlKind>(m_fc);
+}
+
 uint32_t
 FabricNetDevice::GetPayloadMtu() const
 {
     return m_payloadMtu;
+}
+
+uint8_t
+FabricNetDevice::GetPriorities() const
+{
+    return m_priorities;
 }
 
 uint64_t
@@ -277,15 +516,78 @@ FabricNetDevice::GetQueuedBytes() const
 }
 
 uint64_t
+FabricNetDevice::GetQueuedBytes(uint8_t priority) const
+{
+    return priority < m_lanes.size() ? m_lanes[priority].bytes : 0;
+}
+
+uint64_t
 FabricNetDevice::GetPeakQueuedBytes() const
 {
     return m_peakQueuedBytes;
+}
+
+uint64_t
+FabricNetDevice::GetDrops() const
+{
+    return m_drops;
+}
+
+uint64_t
+FabricNetDevice::GetPausesReceived() const
+{
+    return m_pausesReceived;
+}
+
+uint64_t
+FabricNetDevice::GetPausesSent() const
+{
+    return m_pausesSent;
+}
+
+Time
+FabricNetDevice::GetPausedTime() const
+{
+    Time t = m_pausedTime;
+    for (const Lane& lane : m_lanes)
+    {
+        if (lane.paused)
+        {
+            t += Simulator::Now() - lane.pausedSince;
+        }
+    }
+    return t;
+}
+
+Time
+FabricNetDevice::GetStallTime() const
+{
+    return m_stalledSince.IsNegative() ? m_stallTime
+                                       : m_stallTime + (Simulator::Now() - m_stalledSince);
+}
+
+int64_t
+FabricNetDevice::GetCredits(uint8_t priority) const
+{
+    return priority < m_lanes.size() ? m_lanes[priority].credits : 0;
 }
 
 Ptr<FabricChannel>
 FabricNetDevice::GetFabricChannel() const
 {
     return m_channel;
+}
+
+void
+FabricNetDevice::SetSwitchPort(uint32_t index)
+{
+    m_switchPort = index;
+}
+
+uint32_t
+FabricNetDevice::GetSwitchPort() const
+{
+    return m_switchPort;
 }
 
 void

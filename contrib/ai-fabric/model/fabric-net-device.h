@@ -11,6 +11,7 @@
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
+#include "ns3/traced-value.h"
 
 #include <deque>
 #include <vector>
@@ -28,28 +29,41 @@ class Node;
  */
 struct FabricTxItem
 {
-    Ptr<Packet> packet;    //!< the packet (FabricHeader + payload)
-    uint32_t wireBytes{0}; //!< bytes it occupies on the wire, link overhead included
-    uint8_t priority{0};   //!< traffic class; lower is served first
-    bool more{false};      //!< set by a pull source: it has further packets ready
+    static constexpr uint16_t NO_PORT = UINT16_MAX; //!< not from a switch ingress port
+
+    Ptr<Packet> packet;       //!< the packet (FabricHeader + payload)
+    uint32_t wireBytes{0};    //!< bytes it occupies on the wire, link overhead included
+    uint8_t priority{0};      //!< traffic class; lower is served first
+    bool more{false};         //!< set by a pull source: it has further packets ready
+    uint16_t inPort{NO_PORT}; //!< switch ingress port the packet is charged to
+    uint32_t inBytes{0};      //!< wire bytes charged at that ingress port
 };
 
 /**
  * \ingroup ai-fabric
  * \brief A port of a GPU NIC or of a switch, on one FabricChannel.
  *
- * Egress: strict-priority FIFO queues fed by Enqueue()/Send(), and for NIC
- * ports an optional pull source (the RDMA transport) served when the queues
- * are empty, so that a long message exists only as the packets in flight.
+ * Egress: one FIFO lane per priority (virtual lane or traffic class), served
+ * in strict priority order, fed by Enqueue()/Send(); for NIC ports an optional
+ * pull source (the RDMA transport) is served on its lane when the queues have
+ * nothing eligible, so that a long message exists only as the packets in
+ * flight. A lane may be closed by flow control:
+ *  * CREDIT (InfiniBand, NVLink, PCIe): the lane holds the bytes of receive
+ *    buffer the peer advertised, in credit blocks; a packet leaves only if its
+ *    blocks are available, and the peer returns them (AddCredits) when the
+ *    packet has left its buffer. Lossless by construction.
+ *  * PFC (RoCEv2): the lane stops while the peer has paused it (SetPaused).
+ *  * NONE: always open.
  * One event per transmitted packet at most: a port that becomes free with
- * nothing queued schedules nothing; a port that is busy when a packet arrives
- * schedules its next transmission once, at the end of the current one.
+ * nothing eligible schedules nothing; credits, resumes and new packets restart it.
  *
  * Serialization time = wire bytes * 8 / DataRate, computed in integers with a
  * carried remainder, so a stream of packets is exact to the picosecond.
+ * A switch ingress port with CutThrough hands a packet on once its first 64
+ * bytes have arrived instead of its last.
  *
- * Conservation: enqueued = transmitted + queued (no drops: flow control comes
- * with the link-technology models).
+ * Conservation: enqueued = transmitted + queued; credits held + credits in
+ * the peer's buffer + credits in flight = credits advertised.
  */
 class FabricNetDevice : public NetDevice
 {
@@ -65,10 +79,21 @@ class FabricNetDevice : public NetDevice
     FabricNetDevice(const FabricNetDevice&) = delete;
     FabricNetDevice& operator=(const FabricNetDevice&) = delete;
 
-    /// Receive handler for fabric packets: (receiving device, packet).
-    typedef Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>> FabricReceiveCallback;
+    /// Flow-control kinds (same meaning as LinkProfile::FlowControl).
+    enum FlowControlKind : uint8_t
+    {
+        FC_NONE = 0,   //!< lossy
+        FC_CREDIT = 1, //!< credit-based per lane
+        FC_PFC = 2,    //!< priority flow control
+    };
+
+    /// Receive handler: (receiving device, packet, wire bytes on this link, priority).
+    typedef Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>, uint32_t, uint8_t>
+        FabricReceiveCallback;
     /// Pull source: fills the item and returns true if a packet is ready.
     typedef Callback<bool, FabricTxItem&> PullCallback;
+    /// Told when a queued packet starts transmission (a switch releases its buffer).
+    typedef Callback<void, const FabricTxItem&> DequeueCallback;
 
     /**
      * TracedCallback signature for a transmission start.
@@ -76,6 +101,12 @@ class FabricNetDevice : public NetDevice
      * \param wireBytes its wire size, bytes
      */
     typedef void (*TxTracedCallback)(Ptr<const Packet> packet, uint32_t wireBytes);
+    /**
+     * TracedCallback signature for pause state changes of a lane.
+     * \param priority the lane
+     * \param paused true when paused, false when resumed
+     */
+    typedef void (*PauseTracedCallback)(uint8_t priority, bool paused);
 
     /**
      * \brief Attach to a channel.
@@ -90,15 +121,17 @@ class FabricNetDevice : public NetDevice
     void Enqueue(FabricTxItem item);
 
     /**
-     * \brief Tell the port that its pull source may have packets ready.
+     * \brief Tell the port that its pull source has packets ready.
      */
     void Wake();
 
     /**
      * \brief Hand over a packet that arrived on the channel (called by FabricChannel).
      * \param packet the packet
+     * \param wireBytes its wire size on this link
+     * \param priority its lane
      */
-    void Receive(Ptr<Packet> packet);
+    void Receive(Ptr<Packet> packet, uint32_t wireBytes, uint8_t priority);
 
     /**
      * \param header a packet's header
@@ -108,15 +141,63 @@ class FabricNetDevice : public NetDevice
 
     /// \param cb the handler for received packets (a switch or a transport)
     void SetFabricReceiveCallback(FabricReceiveCallback cb);
-    /// \param cb the pull source for transmission (a transport)
-    void SetPullCallback(PullCallback cb);
+    /**
+     * \param cb the pull source for transmission (a transport)
+     * \param priority the lane its packets use
+     * \param maxWireBytes the largest packet it produces (credits needed to pull)
+     */
+    void SetPullCallback(PullCallback cb, uint8_t priority, uint32_t maxWireBytes);
+    /// \param cb told when a queued packet starts transmission
+    void SetDequeueCallback(DequeueCallback cb);
+
+    /**
+     * \brief Credit flow control: the peer's receive buffer on a lane.
+     * \param priority the lane
+     * \param bytes bytes of buffer advertised
+     */
+    void SetInitialCredits(uint8_t priority, uint64_t bytes);
+    /**
+     * \brief Credits returned by the peer.
+     * \param priority the lane
+     * \param bytes bytes of buffer freed
+     */
+    void AddCredits(uint8_t priority, uint64_t bytes);
+    /**
+     * \brief PFC from the peer: stop or resume a lane.
+     * \param priority the lane
+     * \param paused true to stop
+     */
+    void SetPaused(uint8_t priority, bool paused);
+    /**
+     * \brief Return credits to the peer (after the link delay).
+     * \param priority the lane
+     * \param bytes wire bytes that left this side's buffer
+     */
+    void ReturnCreditsToPeer(uint8_t priority, uint32_t bytes);
+    /**
+     * \brief Send a PFC frame to the peer (effective after the link delay).
+     * \param priority the lane
+     * \param paused XOFF if true, XON if false
+     */
+    void SendPauseToPeer(uint8_t priority, bool paused);
+    /**
+     * \brief Count a packet the switch dropped instead of queuing here.
+     * \param item the packet
+     */
+    void NotifyDrop(const FabricTxItem& item);
 
     /// \return the data rate
     DataRate GetDataRate() const;
     /// \return the latency added to received packets
     Time GetRxLatency() const;
+    /// \return true if received packets are handed on after their first 64 bytes
+    bool IsCutThrough() const;
+    /// \return the flow-control kind
+    FlowControlKind GetFlowControl() const;
     /// \return the payload MTU, bytes
     uint32_t GetPayloadMtu() const;
+    /// \return number of lanes
+    uint8_t GetPriorities() const;
     /// \return packets transmitted
     uint64_t GetTxPackets() const;
     /// \return wire bytes transmitted
@@ -127,10 +208,28 @@ class FabricNetDevice : public NetDevice
     uint64_t GetQueuedPackets() const;
     /// \return wire bytes waiting in the egress queues
     uint64_t GetQueuedBytes() const;
+    /// \param priority a lane \return wire bytes waiting on it
+    uint64_t GetQueuedBytes(uint8_t priority) const;
     /// \return the peak of GetQueuedBytes() so far
     uint64_t GetPeakQueuedBytes() const;
+    /// \return packets dropped at this port
+    uint64_t GetDrops() const;
+    /// \return pause frames (XOFF) received
+    uint64_t GetPausesReceived() const;
+    /// \return pause frames (XOFF) sent
+    uint64_t GetPausesSent() const;
+    /// \return total time lanes were paused (summed over lanes), up to now
+    Time GetPausedTime() const;
+    /// \return time the port had packets waiting but flow control let none go
+    Time GetStallTime() const;
+    /// \param priority a lane \return its credits, bytes
+    int64_t GetCredits(uint8_t priority) const;
     /// \return the channel
     Ptr<FabricChannel> GetFabricChannel() const;
+    /// \param index this port's index in its switch
+    void SetSwitchPort(uint32_t index);
+    /// \return this port's index in its switch
+    uint32_t GetSwitchPort() const;
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
@@ -163,8 +262,32 @@ class FabricNetDevice : public NetDevice
 
   protected:
     void DoDispose() override;
+    void DoInitialize() override;
 
   private:
+    /// One priority lane of the egress.
+    struct Lane
+    {
+        std::deque<FabricTxItem> queue; //!< waiting packets
+        uint64_t bytes{0};              //!< wire bytes waiting
+        int64_t credits{0};             //!< CREDIT: bytes of peer buffer available
+        bool paused{false};             //!< PFC: stopped by the peer
+        Time pausedSince;               //!< PFC: when the current pause began
+    };
+
+    /// Size the lanes to the Priorities attribute.
+    void EnsureLanes();
+    /**
+     * \param lane a lane
+     * \param wireBytes a packet's wire size
+     * \return true if flow control lets the packet go now
+     */
+    bool CanSend(const Lane& lane, uint32_t wireBytes) const;
+    /**
+     * \param wireBytes wire size
+     * \return the credit it consumes: whole credit blocks, bytes
+     */
+    uint32_t CreditBytes(uint32_t wireBytes) const;
     /// Start the next transmission now or when the port becomes free.
     void TryTransmit();
     /// Transmit the next packet if one is ready (the port is free).
@@ -174,37 +297,59 @@ class FabricNetDevice : public NetDevice
      * \return true if a packet was ready
      */
     bool Dequeue(FabricTxItem& item);
+    /// \return true if packets are waiting (queued or at the pull source)
+    bool HasWaiting() const;
     /**
      * \param bytes wire bytes
      * \return serialization time, with the rounding remainder carried
      */
     Time TxTime(uint32_t bytes);
 
-    Ptr<Node> m_node;                               //!< owning node
-    Ptr<FabricChannel> m_channel;                   //!< attached channel
-    uint32_t m_ifIndex{0};                          //!< interface index
-    Mac48Address m_address;                         //!< address (unused by fabric forwarding)
-    DataRate m_rate;                                //!< data rate
-    uint64_t m_bps{0};                              //!< cached bit rate
-    uint64_t m_txRemainder{0};                      //!< carried remainder of TxTime, bit-ps units
-    uint32_t m_headerBytes{0};                      //!< per-packet link overhead, bytes
-    uint32_t m_messageHeaderBytes{0};               //!< extra bytes on a message's first packet
-    uint32_t m_payloadMtu{4096};                    //!< payload MTU, bytes
-    Time m_rxLatency;                               //!< latency added to received packets
-    std::vector<std::deque<FabricTxItem>> m_queues; //!< per-priority egress FIFOs
-    uint64_t m_queuedPackets{0};                    //!< packets queued
-    uint64_t m_queuedBytes{0};                      //!< wire bytes queued
-    uint64_t m_peakQueuedBytes{0};                  //!< peak wire bytes queued
-    Time m_busyUntil;                               //!< end of the current transmission
-    bool m_txPending{false};                        //!< a TransmitNext event is scheduled
-    uint64_t m_txPackets{0};                        //!< packets transmitted
-    uint64_t m_txWireBytes{0};                      //!< wire bytes transmitted
-    Time m_busyTime;                                //!< total serialization time
-    FabricReceiveCallback m_fabricRx;               //!< fabric receive handler
-    PullCallback m_pull;                            //!< pull source
-    NetDevice::ReceiveCallback m_rxCallback;        //!< generic ns-3 receive callback
+    Ptr<Node> m_node;                        //!< owning node
+    Ptr<FabricChannel> m_channel;            //!< attached channel
+    uint32_t m_ifIndex{0};                   //!< interface index
+    uint32_t m_switchPort{0};                //!< index in the owning switch
+    Mac48Address m_address;                  //!< address (unused by fabric forwarding)
+    DataRate m_rate;                         //!< data rate
+    uint64_t m_bps{0};                       //!< cached bit rate
+    uint64_t m_txRemainder{0};               //!< carried remainder of TxTime, bit-ps units
+    uint32_t m_headerBytes{0};               //!< per-packet link overhead, bytes
+    uint32_t m_framingBytes{0};              //!< per-packet preamble + IFG, bytes
+    uint32_t m_messageHeaderBytes{0};        //!< extra bytes on a message's first packet
+    uint32_t m_controlPacketBytes{0};        //!< wire bytes of an ACK/NACK/CNP
+    uint32_t m_payloadMtu{4096};             //!< payload MTU, bytes
+    Time m_rxLatency;                        //!< latency added to received packets
+    bool m_cutThrough{false};                //!< hand on packets after their header
+    uint8_t m_priorities{1};                 //!< number of lanes
+    uint8_t m_fc{FC_NONE};                   //!< FlowControlKind
+    uint32_t m_creditBlock{64};              //!< credit unit, bytes
+    bool m_returnCreditsOnReceive{false};    //!< endpoint port: its buffer drains at once
+    std::vector<Lane> m_lanes;               //!< egress lanes
+    uint64_t m_queuedPackets{0};             //!< packets queued
+    TracedValue<uint64_t> m_queuedBytes;     //!< wire bytes queued
+    uint64_t m_peakQueuedBytes{0};           //!< peak wire bytes queued
+    Time m_busyUntil;                        //!< end of the current transmission
+    bool m_txPending{false};                 //!< a TransmitNext event is scheduled
+    uint64_t m_txPackets{0};                 //!< packets transmitted
+    uint64_t m_txWireBytes{0};               //!< wire bytes transmitted
+    Time m_busyTime;                         //!< total serialization time
+    uint64_t m_drops{0};                     //!< packets dropped
+    uint64_t m_pausesReceived{0};            //!< XOFF received
+    uint64_t m_pausesSent{0};                //!< XOFF sent
+    Time m_pausedTime;                       //!< finished pauses, summed
+    Time m_stallTime;                        //!< finished stalls, summed
+    Time m_stalledSince{-1};                 //!< start of the current stall, negative if none
+    FabricReceiveCallback m_fabricRx;        //!< fabric receive handler
+    PullCallback m_pull;                     //!< pull source
+    uint8_t m_pullPriority{0};               //!< lane of the pull source
+    uint32_t m_pullMaxWire{0};               //!< largest packet of the pull source
+    bool m_sourceReady{false};               //!< the pull source may have packets
+    DequeueCallback m_dequeued;              //!< told when a queued packet leaves
+    NetDevice::ReceiveCallback m_rxCallback; //!< generic ns-3 receive callback
     TracedCallback<Ptr<const Packet>, uint32_t> m_txTrace; //!< transmission start
     TracedCallback<Ptr<const Packet>> m_rxTrace;           //!< reception
+    TracedCallback<Ptr<const Packet>> m_dropTrace;         //!< drop at this port
+    TracedCallback<uint8_t, bool> m_pauseTrace;            //!< lane paused/resumed by the peer
 };
 
 } // namespace ns3

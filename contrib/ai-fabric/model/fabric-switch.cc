@@ -7,8 +7,12 @@
 #include "fabric-net-device.h"
 
 #include "ns3/abort.h"
+#include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 
@@ -38,15 +42,42 @@ const std::vector<uint16_t> g_noPorts;
 TypeId
 FabricSwitch::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::FabricSwitch")
-                            .SetParent<Object>()
-                            .SetGroupName("AiFabric")
-                            .AddConstructor<FabricSwitch>();
+    static TypeId tid
+        = TypeId("ns3::FabricSwitch")
+              .SetParent<Object>()
+              .SetGroupName("AiFabric")
+              .AddConstructor<FabricSwitch>()
+              .AddAttribute("BufferSize",
+                            "Shared packet buffer, bytes (0: the sum of the ports' shares)",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&FabricSwitch::m_bufferSize),
+                            MakeUintegerChecker<uint64_t>())
+              .AddAttribute("PfcAlpha",
+                            "PFC dynamic threshold: XOFF when a (port, lane) holds more than "
+                            "alpha x the free shared buffer (HPCC ns-3 switch-mmu: 1/8)",
+                            DoubleValue(0.125),
+                            MakeDoubleAccessor(&FabricSwitch::m_pfcAlpha),
+                            MakeDoubleChecker<double>(0))
+              .AddAttribute("DropAlpha",
+                            "Lossy dynamic threshold: drop when an egress lane would exceed "
+                            "alpha x the free shared buffer",
+                            DoubleValue(1.0),
+                            MakeDoubleAccessor(&FabricSwitch::m_dropAlpha),
+                            MakeDoubleChecker<double>(0))
+              .AddTraceSource("Drop",
+                              "A packet was dropped (buffer full); port is the egress port",
+                              MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
+                              "ns3::FabricSwitch::PacketPortTracedCallback")
+              .AddTraceSource("EcnMark",
+                              "A packet was marked CE at an egress port",
+                              MakeTraceSourceAccessor(&FabricSwitch::m_ecnTrace),
+                              "ns3::FabricSwitch::PacketPortTracedCallback");
     return tid;
 }
 
 FabricSwitch::FabricSwitch()
 {
+    m_rng = CreateObject<UniformRandomVariable>();
 }
 
 FabricSwitch::~FabricSwitch()
@@ -57,15 +88,44 @@ void
 FabricSwitch::DoDispose()
 {
     m_ports.clear();
+    m_rng = nullptr;
     Object::DoDispose();
 }
 
+int64_t
+FabricSwitch::AssignStreams(int64_t stream)
+{
+    m_rng->SetStream(stream);
+    // The ECMP salt is the stream's first draw, so it too follows the seed.
+    const uint64_t hi = m_rng->GetInteger(0, UINT32_MAX);
+    const uint64_t lo = m_rng->GetInteger(0, UINT32_MAX);
+    m_salt = (hi << 32) | lo;
+    return 1;
+}
+
 uint32_t
-FabricSwitch::AddPort(Ptr<FabricNetDevice> port)
+FabricSwitch::AddPort(Ptr<FabricNetDevice> port, const PortConfig& config)
 {
     NS_ABORT_MSG_IF(m_ports.size() >= UINT16_MAX, "too many ports on one switch");
     port->SetFabricReceiveCallback(MakeCallback(&FabricSwitch::Receive, this));
+    port->SetDequeueCallback(MakeCallback(&FabricSwitch::Release, this));
     m_ports.push_back(port);
+    m_config.push_back(config);
+    m_charge.emplace_back(port->GetPriorities(), 0);
+    m_xoffSent.emplace_back(port->GetPriorities(), 0);
+    port->SetSwitchPort(m_ports.size() - 1);
+    m_poolSize = m_bufferSize;
+    if (m_poolSize == 0)
+    {
+        for (const PortConfig& c : m_config)
+        {
+            m_poolSize += c.bufferShare;
+        }
+    }
+    if (port->GetFlowControl() == FabricNetDevice::FC_PFC)
+    {
+        m_headroomTotal += config.pfcHeadroom;
+    }
     return m_ports.size() - 1;
 }
 
@@ -97,9 +157,31 @@ FabricSwitch::GetRoute(uint32_t dst) const
 }
 
 void
-FabricSwitch::SetHashSalt(uint64_t salt)
+FabricSwitch::SetForwarding(Forwarding mode)
 {
-    m_salt = salt;
+    m_forwarding = mode;
+}
+
+bool
+FabricSwitch::ParseForwarding(const std::string& name, Forwarding& mode)
+{
+    if (name == "ecmp")
+    {
+        mode = ECMP;
+    }
+    else if (name == "spray")
+    {
+        mode = SPRAY;
+    }
+    else if (name == "adaptive")
+    {
+        mode = ADAPTIVE;
+    }
+    else
+    {
+        return false;
+    }
+    return true;
 }
 
 uint32_t
@@ -120,28 +202,220 @@ FabricSwitch::GetForwardedPackets() const
     return m_forwarded;
 }
 
+uint64_t
+FabricSwitch::GetDrops() const
+{
+    return m_drops;
+}
+
+uint64_t
+FabricSwitch::GetLosslessDrops() const
+{
+    return m_losslessDrops;
+}
+
+uint64_t
+FabricSwitch::GetEcnMarks() const
+{
+    return m_ecnMarks;
+}
+
+uint64_t
+FabricSwitch::GetBufferUsed() const
+{
+    return m_used;
+}
+
+uint64_t
+FabricSwitch::GetPeakBufferUsed() const
+{
+    return m_peakUsed;
+}
+
+uint64_t
+FabricSwitch::GetBufferSize() const
+{
+    return m_poolSize;
+}
+
+uint64_t
+FabricSwitch::GetPfcThreshold() const
+{
+    const uint64_t reserved = m_headroomTotal + m_used;
+    if (reserved >= m_poolSize)
+    {
+        return 0;
+    }
+    return static_cast<uint64_t>(m_pfcAlpha * (m_poolSize - reserved));
+}
+
+uint16_t
+FabricSwitch::Choose(const std::vector<uint16_t>& ports,
+                     uint32_t src,
+                     uint32_t dst,
+                     uint16_t qp,
+                     uint8_t priority)
+{
+    const uint32_t n = ports.size();
+    switch (m_forwarding)
+    {
+        case SPRAY:
+            return ports[m_rng->GetInteger(0, n - 1)];
+        case ADAPTIVE: {
+            const uint32_t start = m_rotate++ % n;
+            uint16_t best = ports[start];
+            uint64_t bestBytes = m_ports[best]->GetQueuedBytes(priority);
+            for (uint32_t k = 1; k < n && bestBytes > 0; ++k)
+            {
+                const uint16_t p = ports[(start + k) % n];
+                const uint64_t b = m_ports[p]->GetQueuedBytes(priority);
+                if (b < bestBytes)
+                {
+                    best = p;
+                    bestBytes = b;
+                }
+            }
+            return best;
+        }
+        case ECMP:
+            break;
+    }
+    const uint64_t key
+        = (static_cast<uint64_t>(src) << 32) ^ (static_cast<uint64_t>(dst) << 12) ^ qp;
+    return ports[Mix(key ^ m_salt) % n];
+}
+
 void
-FabricSwitch::Receive(Ptr<FabricNetDevice> /* inPort */, Ptr<Packet> packet)
+FabricSwitch::Receive(Ptr<FabricNetDevice> inDev,
+                      Ptr<Packet> packet,
+                      uint32_t wireBytes,
+                      uint8_t priority)
 {
     FabricHeader header;
     packet->PeekHeader(header);
     const std::vector<uint16_t>& ports = GetRoute(header.m_dst);
     // Routes are verified complete when the fabric is built.
     NS_ABORT_MSG_IF(ports.empty(), "no route to endpoint " << header.m_dst);
-    uint16_t port = ports[0];
-    if (ports.size() > 1)
-    {
-        const uint64_t key = (static_cast<uint64_t>(header.m_src) << 32)
-                             ^ (static_cast<uint64_t>(header.m_dst) << 12) ^ header.m_qp;
-        port = ports[Mix(key ^ m_salt) % ports.size()];
-    }
-    FabricNetDevice* egress = PeekPointer(m_ports[port]);
+    const uint16_t out = (ports.size() == 1)
+                             ? ports[0]
+                             : Choose(ports, header.m_src, header.m_dst, header.m_qp, priority);
+    const uint16_t in = static_cast<uint16_t>(inDev->GetSwitchPort());
+    FabricNetDevice* egress = PeekPointer(m_ports[out]);
+
     FabricTxItem item;
     item.wireBytes = egress->WireBytes(header);
-    item.priority = header.m_priority;
+    item.priority = priority;
+    item.inPort = in;
+    item.inBytes = wireBytes;
+
+    // Admission to the shared pool.
+    const auto fc = inDev->GetFlowControl();
+    bool drop = m_used + wireBytes > m_poolSize;
+    if (!drop && fc == FabricNetDevice::FC_NONE)
+    {
+        const uint64_t free = m_poolSize - m_used;
+        drop = egress->GetQueuedBytes(priority) + item.wireBytes > m_dropAlpha * free;
+    }
+    if (drop)
+    {
+        ++m_drops;
+        if (fc != FabricNetDevice::FC_NONE)
+        {
+            ++m_losslessDrops;
+            if (fc == FabricNetDevice::FC_CREDIT)
+            {
+                inDev->ReturnCreditsToPeer(priority, wireBytes); // keep the sender going
+            }
+        }
+        item.packet = packet;
+        egress->NotifyDrop(item);
+        m_dropTrace(packet, out);
+        return;
+    }
+    m_used += wireBytes;
+    m_peakUsed = std::max(m_peakUsed, m_used);
+    uint64_t& charge = m_charge[in][priority];
+    charge += wireBytes;
+    if (fc == FabricNetDevice::FC_PFC && !m_xoffSent[in][priority] && charge > GetPfcThreshold())
+    {
+        m_xoffSent[in][priority] = 1;
+        inDev->SendPauseToPeer(priority, true);
+    }
+
+    // ECN: RED on the egress lane the packet joins.
+    const PortConfig& ecn = m_config[out];
+    if (ecn.ecnKmin > 0 && !header.IsControl())
+    {
+        const uint64_t q = egress->GetQueuedBytes(priority);
+        double p = 0;
+        if (q >= ecn.ecnKmax)
+        {
+            p = 1;
+        }
+        else if (q > ecn.ecnKmin)
+        {
+            p = ecn.ecnPmax * (q - ecn.ecnKmin) / static_cast<double>(ecn.ecnKmax - ecn.ecnKmin);
+        }
+        if (p > 0 && (p >= 1 || m_rng->GetValue() < p))
+        {
+            packet->RemoveHeader(header);
+            header.m_flags |= FabricHeader::FLAG_ECN_CE;
+            packet->AddHeader(header);
+            ++m_ecnMarks;
+            m_ecnTrace(packet, out);
+        }
+    }
     item.packet = packet;
     ++m_forwarded;
+
+    // Cut-through into a faster port: the packet cannot leave before its last
+    // bit has arrived, so it waits for the difference.
+    if (inDev->IsCutThrough() && egress->GetDataRate() > inDev->GetDataRate())
+    {
+        const double in_s = wireBytes * 8.0 / inDev->GetDataRate().GetBitRate();
+        const double head_s
+            = std::min<uint32_t>(wireBytes, 64) * 8.0 / inDev->GetDataRate().GetBitRate();
+        const double out_s = item.wireBytes * 8.0 / egress->GetDataRate().GetBitRate();
+        const double wait = in_s - head_s - out_s;
+        if (wait > 0)
+        {
+            Simulator::Schedule(Seconds(wait), &FabricSwitch::EnqueueOn, this, out, item);
+            return;
+        }
+    }
     egress->Enqueue(std::move(item));
+}
+
+void
+FabricSwitch::EnqueueOn(uint16_t port, FabricTxItem item)
+{
+    m_ports[port]->Enqueue(std::move(item));
+}
+
+void
+FabricSwitch::Release(const FabricTxItem& item)
+{
+    const uint16_t in = item.inPort;
+    m_used -= item.inBytes;
+    uint64_t& charge = m_charge[in][item.priority];
+    charge -= item.inBytes;
+    FabricNetDevice* inDev = PeekPointer(m_ports[in]);
+    switch (inDev->GetFlowControl())
+    {
+        case FabricNetDevice::FC_CREDIT:
+            inDev->ReturnCreditsToPeer(item.priority, item.inBytes);
+            break;
+        case FabricNetDevice::FC_PFC:
+            if (m_xoffSent[in][item.priority]
+                && charge + m_config[in].resumeOffset <= GetPfcThreshold())
+            {
+                m_xoffSent[in][item.priority] = 0;
+                inDev->SendPauseToPeer(item.priority, false);
+            }
+            break;
+        case FabricNetDevice::FC_NONE:
+            break;
+    }
 }
 
 } // namespace ns3

@@ -6,8 +6,10 @@
 
 #include "ns3/object.h"
 #include "ns3/ptr.h"
+#include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -15,26 +17,65 @@ namespace ns3
 
 class FabricNetDevice;
 class Packet;
+class UniformRandomVariable;
+struct FabricTxItem;
 
 /**
  * \ingroup ai-fabric
- * \brief The forwarding element of a switch node: reads the destination of
- * each arriving packet, picks an egress port among the equal-cost next hops of
- * its precomputed table, and queues the packet there.
+ * \brief The forwarding element and shared buffer of a switch node.
  *
- * The routing table maps a destination endpoint to a port set; identical sets
- * are stored once (a leaf of a leaf-spine has one "all uplinks" set for every
- * remote destination). Among several ports the choice is a per-flow hash of
- * (source, destination, queue pair) salted per switch (ECMP).
+ * Forwarding: the routing table maps a destination endpoint to a set of
+ * equal-cost egress ports (identical sets are stored once). Among several
+ * ports the choice is, per scenario:
+ *  * ECMP: a per-flow hash of (source, destination, queue pair), salted per switch;
+ *  * SPRAY: a uniformly random port for every packet (seeded stream);
+ *  * ADAPTIVE: the port whose egress lane holds the fewest bytes (ties: rotating).
  *
- * The switch's port-to-port latency is modelled by the ingress ports'
- * RxLatency, so forwarding costs no extra event.
+ * Buffer: one shared pool of BufferSize bytes. A packet is charged, from
+ * arrival until it starts leaving its egress port, to its ingress (port, lane)
+ * and to the pool. What happens when the pool fills depends on the ingress
+ * port's flow control:
+ *  * CREDIT: the upstream sender only sends into advertised credit, so the
+ *    pool cannot overflow; credits go back upstream when the packet leaves.
+ *  * PFC: when the ingress (port, lane) holds more than the dynamic threshold
+ *    PfcAlpha * (BufferSize - reserved headroom - pool used), an XOFF goes
+ *    upstream; an XON follows when it falls one frame below. The headroom of
+ *    each port absorbs what is still in flight.
+ *  * NONE (lossy): a packet is dropped when its egress lane would exceed
+ *    DropAlpha * (BufferSize - pool used) (dynamic threshold), or the pool is full.
+ * A drop on a lossless port is a violation the run reports.
  *
- * Conservation: every packet received is queued on exactly one egress port.
+ * ECN: a data packet is marked CE at egress with the RED probability of its
+ * egress lane's queue: 0 below Kmin, rising to Pmax at Kmax, 1 above.
+ *
+ * The switch's port-to-port latency is the ingress ports' RxLatency, so
+ * forwarding costs no extra event.
+ *
+ * Conservation: received = queued on an egress port + dropped; pool used =
+ * sum of ingress charges.
  */
 class FabricSwitch : public Object
 {
   public:
+    /// Choice among equal-cost ports.
+    enum Forwarding : uint8_t
+    {
+        ECMP = 0,     //!< per-flow hash
+        SPRAY = 1,    //!< per-packet random
+        ADAPTIVE = 2, //!< per-packet least-queued
+    };
+
+    /// Per-port settings, from the port's link profile.
+    struct PortConfig
+    {
+        uint64_t bufferShare{0};  //!< bytes the port adds to the shared pool
+        uint64_t pfcHeadroom{0};  //!< PFC: bytes reserved per lane for in-flight data
+        uint32_t resumeOffset{0}; //!< PFC: XON this many bytes below the XOFF threshold
+        uint64_t ecnKmin{0};      //!< ECN: marking starts above, bytes (0: no marking)
+        uint64_t ecnKmax{0};      //!< ECN: marking probability reaches 1 above, bytes
+        double ecnPmax{0};        //!< ECN: probability at Kmax
+    };
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -47,11 +88,19 @@ class FabricSwitch : public Object
     FabricSwitch& operator=(const FabricSwitch&) = delete;
 
     /**
-     * \brief Add a port; the switch becomes its receive handler.
+     * TracedCallback signature for packet events.
+     * \param packet the packet
+     * \param port the egress port index
+     */
+    typedef void (*PacketPortTracedCallback)(Ptr<const Packet> packet, uint32_t port);
+
+    /**
+     * \brief Add a port; the switch becomes its receive handler and buffer manager.
      * \param port the port
+     * \param config its buffer and marking settings
      * \return the port's index in this switch
      */
-    uint32_t AddPort(Ptr<FabricNetDevice> port);
+    uint32_t AddPort(Ptr<FabricNetDevice> port, const PortConfig& config);
 
     /**
      * \brief Set the equal-cost egress ports towards an endpoint.
@@ -66,8 +115,21 @@ class FabricSwitch : public Object
      */
     const std::vector<uint16_t>& GetRoute(uint32_t dst) const;
 
-    /// \param salt the per-switch ECMP hash salt (drawn from a seeded stream)
-    void SetHashSalt(uint64_t salt);
+    /// \param mode how to choose among equal-cost ports
+    void SetForwarding(Forwarding mode);
+    /**
+     * \param name "ecmp", "spray" or "adaptive"
+     * \param mode set on success
+     * \return true if the name is known
+     */
+    static bool ParseForwarding(const std::string& name, Forwarding& mode);
+
+    /**
+     * \brief Assign the random streams (ECMP salt, spraying, ECN marking).
+     * \param stream first stream index
+     * \return number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
 
     /// \return number of ports
     uint32_t GetNPorts() const;
@@ -75,6 +137,20 @@ class FabricSwitch : public Object
     Ptr<FabricNetDevice> GetPort(uint32_t i) const;
     /// \return packets forwarded
     uint64_t GetForwardedPackets() const;
+    /// \return packets dropped
+    uint64_t GetDrops() const;
+    /// \return packets dropped on lossless (credit or PFC) ingress ports
+    uint64_t GetLosslessDrops() const;
+    /// \return packets marked CE
+    uint64_t GetEcnMarks() const;
+    /// \return bytes in the shared buffer now
+    uint64_t GetBufferUsed() const;
+    /// \return peak bytes in the shared buffer
+    uint64_t GetPeakBufferUsed() const;
+    /// \return the shared pool, bytes
+    uint64_t GetBufferSize() const;
+    /// \return the current PFC XOFF threshold per (port, lane), bytes
+    uint64_t GetPfcThreshold() const;
 
   protected:
     void DoDispose() override;
@@ -84,14 +160,60 @@ class FabricSwitch : public Object
      * \brief Forward a packet that arrived on a port.
      * \param inPort the ingress port
      * \param packet the packet
+     * \param wireBytes its wire size on the ingress link
+     * \param priority its lane
      */
-    void Receive(Ptr<FabricNetDevice> inPort, Ptr<Packet> packet);
+    void Receive(Ptr<FabricNetDevice> inPort,
+                 Ptr<Packet> packet,
+                 uint32_t wireBytes,
+                 uint8_t priority);
+    /**
+     * \brief A packet charged to this switch starts leaving an egress port.
+     * \param item the packet
+     */
+    void Release(const FabricTxItem& item);
+    /**
+     * \param port an egress port
+     * \param item the packet to queue there
+     */
+    void EnqueueOn(uint16_t port, FabricTxItem item);
+    /**
+     * \param ports candidate ports
+     * \param src source endpoint
+     * \param dst destination endpoint
+     * \param qp queue pair
+     * \param priority lane
+     * \return the chosen port
+     */
+    uint16_t Choose(const std::vector<uint16_t>& ports,
+                    uint32_t src,
+                    uint32_t dst,
+                    uint16_t qp,
+                    uint8_t priority);
 
     std::vector<Ptr<FabricNetDevice>> m_ports;     //!< ports by index
+    std::vector<PortConfig> m_config;              //!< per port
+    std::vector<std::vector<uint64_t>> m_charge;   //!< ingress bytes per (port, lane)
+    std::vector<std::vector<uint8_t>> m_xoffSent;  //!< PFC: XOFF sent per (port, lane)
     std::vector<uint32_t> m_routeSet;              //!< destination -> index into m_portSets
     std::vector<std::vector<uint16_t>> m_portSets; //!< distinct port sets
+    Forwarding m_forwarding{ECMP};                 //!< forwarding mode
     uint64_t m_salt{0};                            //!< ECMP hash salt
+    uint32_t m_rotate{0};                          //!< ADAPTIVE tie-break rotation
+    Ptr<UniformRandomVariable> m_rng;              //!< spraying and ECN decisions
+    uint64_t m_bufferSize{0};                      //!< BufferSize attribute (0: sum of ports)
+    uint64_t m_poolSize{0};                        //!< effective shared pool, bytes
+    double m_pfcAlpha{0.125};                      //!< PFC dynamic threshold factor
+    double m_dropAlpha{1.0};                       //!< lossy dynamic threshold factor
+    uint64_t m_headroomTotal{0};                   //!< sum of PFC headroom reserved
+    uint64_t m_used{0};                            //!< bytes in the pool
+    uint64_t m_peakUsed{0};                        //!< peak bytes in the pool
     uint64_t m_forwarded{0};                       //!< packets forwarded
+    uint64_t m_drops{0};                           //!< packets dropped
+    uint64_t m_losslessDrops{0};                   //!< drops on lossless ingress ports
+    uint64_t m_ecnMarks{0};                        //!< packets marked
+    TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace; //!< drop
+    TracedCallback<Ptr<const Packet>, uint32_t> m_ecnTrace;  //!< ECN mark
 };
 
 } // namespace ns3

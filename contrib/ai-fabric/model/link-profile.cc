@@ -3,19 +3,70 @@
  */
 #include "link-profile.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace ns3
 {
 
 uint64_t
 LinkProfile::WireBytes(uint64_t payload, bool first) const
 {
-    return payload + headerBytes + (first ? messageHeaderBytes : 0);
+    return payload + headerBytes + framingBytes + (first ? messageHeaderBytes : 0);
 }
 
 double
 LinkProfile::GoodputBps() const
 {
-    return static_cast<double>(rate.GetBitRate()) * mtu / (mtu + headerBytes);
+    return static_cast<double>(rate.GetBitRate()) * mtu / (mtu + headerBytes + framingBytes);
+}
+
+uint64_t
+LinkProfile::PfcHeadroomBytes() const
+{
+    // mlx5: xoff = (301 + 2.16 * len_m) * speed_Gbps + 2.72 * MTU, speed floored at 40G.
+    const double gbps = std::max(40.0, rate.GetBitRate() / 1e9);
+    const double cableM = propagationDelay.GetSeconds() / 5e-9;
+    const double frame = mtu + headerBytes + framingBytes + messageHeaderBytes;
+    const double reaction = pfcReactionTime.GetSeconds() * rate.GetBitRate() / 8;
+    return static_cast<uint64_t>(std::ceil((301 + 2.16 * cableM) * gbps + 2.72 * frame + reaction));
+}
+
+std::string
+LinkProfile::FlowControlName() const
+{
+    switch (flowControl)
+    {
+        case FlowControl::CREDIT:
+            return "credit";
+        case FlowControl::PFC:
+            return "pfc";
+        case FlowControl::NONE:
+            break;
+    }
+    return "none";
+}
+
+bool
+ParseFlowControl(const std::string& name, LinkProfile::FlowControl& kind)
+{
+    if (name == "none")
+    {
+        kind = LinkProfile::FlowControl::NONE;
+    }
+    else if (name == "credit")
+    {
+        kind = LinkProfile::FlowControl::CREDIT;
+    }
+    else if (name == "pfc")
+    {
+        kind = LinkProfile::FlowControl::PFC;
+    }
+    else
+    {
+        return false;
+    }
+    return true;
 }
 
 namespace
@@ -44,6 +95,11 @@ MakePresets()
     ndr.propagationDelay = NanoSeconds(50);
     ndr.switchLatency = NanoSeconds(250);
     ndr.nicLatency = Seconds(0);
+    ndr.controlPacketBytes = 30; // LRH 8 + BTH 12 + AETH 4 + ICRC 4 + VCRC 2
+    ndr.flowControl = LinkProfile::FlowControl::CREDIT;
+    ndr.priorities = 2;
+    ndr.creditsPerLane = 256 * 1024;
+    ndr.bufferPerPort = 1024 * 1024;
     ndr.source = "FACTS.md 2.2 (IB rates, ib_pack.h header sizes, switch latency [U])";
     presets.push_back(ndr);
 

@@ -22,28 +22,64 @@ namespace ns3
  * FabricSwitch are configured with. Named presets carry their source; a
  * topology may override any field key by key.
  *
- * Wire bytes of one data packet = payload + HeaderBytes (+ MessageHeaderBytes
- * on the first packet of a message). Goodput of a long transfer is therefore
- * Rate * Mtu / (Mtu + HeaderBytes).
+ * Wire bytes of one data packet = payload + headerBytes + framingBytes
+ * (+ messageHeaderBytes on the first packet of a message). Goodput of a long
+ * transfer is therefore rate * mtu / (mtu + headerBytes + framingBytes).
  */
 struct LinkProfile
 {
+    /// How the link keeps (or fails to keep) packets from being dropped.
+    enum class FlowControl : uint8_t
+    {
+        NONE,   //!< lossy: a full buffer drops (tail drop); the transport recovers (go-back-N)
+        CREDIT, //!< credit-based per virtual lane (InfiniBand, NVLink, PCIe): lossless
+        PFC,    //!< priority flow control per class (RoCEv2, IEEE 802.1Qbb): lossless
+    };
+
     std::string name;               //!< preset name, e.g. "ib-ndr"
     std::string technology;         //!< "infiniband", "roce", "nvlink", "pcie"
+    std::string encoding;           //!< line coding, for reports (e.g. "PAM4, 256b/257b + RS-FEC")
     DataRate rate;                  //!< data rate per direction (MAC level, after PHY coding)
     uint32_t mtu{0};                //!< maximum payload bytes per packet
-    uint32_t headerBytes{0};        //!< per-packet wire overhead, bytes (headers, CRCs, framing)
-    uint32_t messageHeaderBytes{0}; //!< extra bytes on a message's first packet (RDMA RETH), bytes
+    uint32_t headerBytes{0};        //!< per-packet headers and trailers (CRCs), bytes
+    uint32_t framingBytes{0};       //!< per-packet preamble + SFD + inter-frame gap, bytes
+    uint32_t messageHeaderBytes{0}; //!< extra bytes on a message's first packet (RDMA RETH)
+    uint32_t controlPacketBytes{0}; //!< wire bytes of an ACK/NACK/CNP, framing included
     Time propagationDelay;          //!< one-way propagation delay of the cable
     Time switchLatency;             //!< port-to-port latency of a switch of this technology
     Time nicLatency;                //!< extra delay a NIC adds to a received packet
-    std::string source;             //!< where the values come from (FACTS.md section)
+    bool cutThrough{false};         //!< switches forward after the header, not the whole packet
+    uint64_t bufferPerPort{0};      //!< switch buffer this port adds to the shared pool, bytes
+    FlowControl flowControl{FlowControl::NONE}; //!< lossless mechanism, if any
+    uint8_t priorities{1};         //!< virtual lanes (IB) or traffic classes (Ethernet)
+    uint8_t dataPriority{0};       //!< class/lane of RDMA data
+    uint8_t controlPriority{0};    //!< class/lane of ACK/NACK/CNP
+    uint32_t creditBlockBytes{64}; //!< credit unit (IB: 64-byte blocks), bytes
+    uint64_t creditsPerLane{0};    //!< receive buffer advertised per lane per port (CREDIT), bytes
+    Time pfcReactionTime;          //!< PFC: time for the peer to react to a pause (headroom)
+    uint64_t ecnKmin{0};           //!< ECN: marking starts above this egress queue (0: off), bytes
+    uint64_t ecnKmax{0};           //!< ECN: marking probability reaches 1 above this, bytes
+    double ecnPmax{0};             //!< ECN: marking probability at Kmax
+    std::string source;            //!< where the values come from (FACTS.md sections)
 
-    /// \return wire bytes of a packet carrying \p payload bytes (first packet of a message if \p
-    /// first)
+    /**
+     * \param payload payload bytes
+     * \param first true for the first packet of a message
+     * \return wire bytes of the packet
+     */
     uint64_t WireBytes(uint64_t payload, bool first) const;
     /// \return goodput of a long stream of full packets, bits per second
     double GoodputBps() const;
+    /**
+     * \brief PFC headroom per port and class: the bytes that can still arrive after
+     * XOFF is sent. NVIDIA mlx5 port_buffer.c: (301 + 2.16 * cable_m) * speed_Gbps
+     * + 2.72 * MTU frame (FACTS.md 2.3), with the cable length from the
+     * propagation delay at 5 ns/m, plus the reaction time at line rate.
+     * \return bytes
+     */
+    uint64_t PfcHeadroomBytes() const;
+    /// \return the flow-control kind's YAML name ("none", "credit", "pfc")
+    std::string FlowControlName() const;
 };
 
 /**
@@ -52,6 +88,15 @@ struct LinkProfile
  * \return every preset, in a stable order
  */
 const std::vector<LinkProfile>& LinkProfilePresets();
+
+/**
+ * \ingroup ai-fabric
+ * \brief Parse a flow-control kind.
+ * \param name "none", "credit" or "pfc"
+ * \param kind set on success
+ * \return true if the name is known
+ */
+bool ParseFlowControl(const std::string& name, LinkProfile::FlowControl& kind);
 
 /**
  * \ingroup ai-fabric

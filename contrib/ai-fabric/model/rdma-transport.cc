@@ -27,8 +27,8 @@ RdmaTransport::GetTypeId()
               .SetParent<Object>()
               .SetGroupName("AiFabric")
               .AddConstructor<RdmaTransport>()
-              .AddAttribute("Priority",
-                            "Traffic class of data packets",
+              .AddAttribute("DataPriority",
+                            "Lane (virtual lane or traffic class) of data packets",
                             UintegerValue(0),
                             MakeUintegerAccessor(&RdmaTransport::m_priority),
                             MakeUintegerChecker<uint8_t>())
@@ -63,7 +63,12 @@ RdmaTransport::Setup(uint32_t endpoint, Ptr<FabricNetDevice> nic)
     m_endpoint = endpoint;
     m_nic = nic;
     m_mtu = nic->GetPayloadMtu();
-    nic->SetPullCallback(MakeCallback(&RdmaTransport::Pull, this));
+    FabricHeader largest;
+    largest.m_payload = m_mtu;
+    largest.m_flags = FabricHeader::FLAG_FIRST;
+    nic->SetPullCallback(MakeCallback(&RdmaTransport::Pull, this),
+                         m_priority,
+                         nic->WireBytes(largest));
     nic->SetFabricReceiveCallback(MakeCallback(&RdmaTransport::Receive, this));
 }
 
@@ -139,7 +144,10 @@ RdmaTransport::Pull(FabricTxItem& item)
 }
 
 void
-RdmaTransport::Receive(Ptr<FabricNetDevice> /* nic */, Ptr<Packet> packet)
+RdmaTransport::Receive(Ptr<FabricNetDevice> /* nic */,
+                       Ptr<Packet> packet,
+                       uint32_t /* wireBytes */,
+                       uint8_t /* priority */)
 {
     FabricHeader h;
     packet->PeekHeader(h);

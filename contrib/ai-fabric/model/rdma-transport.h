@@ -123,13 +123,18 @@ class RdmaTransport : public Object
      * \brief Handle a packet arriving at the NIC.
      * \param nic the NIC port
      * \param packet the packet
+     * \param wireBytes its wire size
+     * \param priority its lane
      */
-    void Receive(Ptr<FabricNetDevice> nic, Ptr<Packet> packet);
+    void Receive(Ptr<FabricNetDevice> nic,
+                 Ptr<Packet> packet,
+                 uint32_t wireBytes,
+                 uint8_t priority);
 
     uint32_t m_endpoint{0};                              //!< endpoint id
     Ptr<FabricNetDevice> m_nic;                          //!< NIC port
     uint32_t m_mtu{4096};                                //!< payload MTU, bytes
-    uint8_t m_priority{0};                               //!< traffic class of data packets
+    uint8_t m_priority{0};                               //!< lane of data packets
     uint32_t m_nextMsgId{0};                             //!< next message id
     std::vector<QueuePair> m_qps;                        //!< queue pairs
     std::unordered_map<uint64_t, uint32_t> m_qpIndex;    //!< (dst, qp) -> index in m_qps

@@ -48,7 +48,7 @@ class AiFabricSwitchedMessageTestCase : public TestCase
         const uint32_t sw = g.AddSwitch("sw", 1);
         g.AddLink(g.AddGpu("a"), sw, prof);
         g.AddLink(g.AddGpu("b"), sw, prof);
-        Fabric f = FabricBuilder::Build(g, SpecLocation{}, 0);
+        Fabric f = FabricBuilder::Build(g, SpecLocation{});
 
         // 10 full packets of 4096 B: wire 4122 B each, the first +16 B (RETH).
         const uint64_t bytes = 10 * 4096;
