@@ -7,8 +7,8 @@
  *   ai-fabric --help | --version
  *
  * Exit status: 0 success; 1 internal error; 2 bad input (scenario files or
- * flags: nothing is written); 3 the run did not complete (results are written
- * and marked "complete": false).
+ * flags: nothing is written); 3 the run did not complete or broke an
+ * invariant (results are written and marked "complete"/"valid": false).
  */
 
 #include "ns3/nstime.h"
@@ -55,7 +55,8 @@ Options for run:
   --quiet    No progress line and no table; errors are still printed.
 
 Exit status: 0 success, 1 internal error, 2 bad input (nothing written),
-3 the run hit its stop_time before every message arrived.
+3 the run hit its stop_time before every message arrived, or broke an
+invariant (e.g. a drop on a lossless fabric); results are written and marked.
 See docs/scenario-format.md and docs/results-format.md.
 )";
 
@@ -160,6 +161,15 @@ Run(const std::vector<std::string>& args)
     {
         ns3::PrintSummaryTable(results, std::cout);
         std::cout << "results: " << outDir << "/summary.json, " << outDir << "/flows.csv\n";
+    }
+    for (const auto& v : results.violations)
+    {
+        std::cerr << "ai-fabric: error: invariant violated: " << v
+                  << "; results are marked \"valid\": false\n";
+    }
+    if (!results.violations.empty())
+    {
+        return EXIT_INCOMPLETE;
     }
     if (!results.complete)
     {

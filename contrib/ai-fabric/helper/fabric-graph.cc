@@ -167,6 +167,46 @@ BuildSingleSwitch(const TopologySpec& spec)
     return g;
 }
 
+/// kind "leaf-spine": two tiers, every leaf linked to every spine.
+FabricGraph
+BuildLeafSpine(const TopologySpec& spec)
+{
+    if (spec.leaves < 1 || spec.spines < 1 || spec.gpusPerLeaf < 1 || spec.linksPerSpine < 1)
+    {
+        throw SpecError(spec.where,
+                        "a leaf-spine topology needs at least 1 leaf, 1 spine, 1 GPU per leaf "
+                        "and 1 link per spine");
+    }
+    if (spec.leaves * spec.gpusPerLeaf < 2)
+    {
+        throw SpecError(spec.where, "a leaf-spine topology needs at least 2 GPUs");
+    }
+    FabricGraph g;
+    const uint32_t profile = g.AddProfile(spec.link);
+    std::vector<uint32_t> spines;
+    for (uint32_t s = 0; s < spec.spines; ++s)
+    {
+        spines.push_back(g.AddSwitch("spine" + std::to_string(s), 2));
+    }
+    for (uint32_t l = 0; l < spec.leaves; ++l)
+    {
+        const uint32_t leaf = g.AddSwitch("leaf" + std::to_string(l), 1);
+        for (uint32_t i = 0; i < spec.gpusPerLeaf; ++i)
+        {
+            const uint32_t gpu = g.AddGpu("gpu" + std::to_string(l * spec.gpusPerLeaf + i));
+            g.AddLink(gpu, leaf, profile);
+        }
+        for (const uint32_t spine : spines)
+        {
+            for (uint32_t k = 0; k < spec.linksPerSpine; ++k)
+            {
+                g.AddLink(leaf, spine, profile);
+            }
+        }
+    }
+    return g;
+}
+
 } // namespace
 
 FabricGraph
@@ -175,6 +215,10 @@ BuildFabricGraph(const TopologySpec& spec)
     if (spec.kind == "single-switch")
     {
         return BuildSingleSwitch(spec);
+    }
+    if (spec.kind == "leaf-spine")
+    {
+        return BuildLeafSpine(spec);
     }
     std::string known;
     for (const auto& k : TopologyKindNames())
@@ -187,7 +231,7 @@ BuildFabricGraph(const TopologySpec& spec)
 std::vector<std::string>
 TopologyKindNames()
 {
-    return {"single-switch"};
+    return {"single-switch", "leaf-spine"};
 }
 
 } // namespace ns3

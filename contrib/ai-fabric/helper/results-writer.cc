@@ -338,6 +338,22 @@ WriteSummaryJson(const RunResults& r, std::ostream& os)
     w.Key("events").Uint(r.events);
     w.Key("packet_hops").Uint(r.packetHops);
     w.Key("complete").Bool(r.complete);
+    w.Key("valid").Bool(r.violations.empty());
+    w.Key("violations").BeginArray();
+    for (const auto& v : r.violations)
+    {
+        w.String(v);
+    }
+    w.EndArray();
+    w.Key("fabric").BeginObject();
+    w.Key("drops").Uint(r.counters.drops);
+    w.Key("lossless_drops").Uint(r.counters.losslessDrops);
+    w.Key("pfc_pause_frames").Uint(r.counters.pauseFrames);
+    w.Key("pfc_paused_s").Double(r.counters.pausedS);
+    w.Key("flow_control_stall_s").Double(r.counters.stallS);
+    w.Key("ecn_marks").Uint(r.counters.ecnMarks);
+    w.Key("peak_switch_buffer_bytes").Uint(r.counters.peakBufferBytes);
+    w.EndObject();
 
     w.Key("collectives").BeginArray();
     for (const auto& c : r.collectives)
@@ -481,6 +497,21 @@ PrintSummaryTable(const RunResults& r, std::ostream& os)
     {
         os << ", FCT p50 " << HumanTime(s.p50) << ", p99 " << HumanTime(s.p99) << ", max "
            << HumanTime(s.max);
+    }
+    os << '\n';
+    const FabricCounters& k = r.counters;
+    os << "fabric: " << k.drops << " drops, " << k.pauseFrames << " PFC pauses ("
+       << HumanTime(k.pausedS) << " paused), " << HumanTime(k.stallS) << " flow-control stall, "
+       << k.ecnMarks << " ECN marks\n";
+    for (const auto& v : r.violations)
+    {
+        os << "INVALID: " << v << '\n';
+    }
+    os << "engine: " << r.events << " events, " << r.packetHops << " packet-hops in "
+       << Fixed(r.wallTimeS, 2) << " s wall (set-up " << Fixed(r.setupTimeS, 2) << " s)";
+    if (r.wallTimeS > 0)
+    {
+        os << ", " << Fixed(r.packetHops / r.wallTimeS / 1e6, 2) << " M packet-hops/s";
     }
     os << '\n';
 

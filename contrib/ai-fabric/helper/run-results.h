@@ -59,6 +59,21 @@ struct CollectiveResult
 
 /**
  * \ingroup ai-fabric
+ * \brief Fabric-wide flow-control and loss counters, summed over every port.
+ */
+struct FabricCounters
+{
+    uint64_t drops{0};           //!< packets dropped by switches (full buffer)
+    uint64_t losslessDrops{0};   //!< of those, on credit or PFC ports (an invariant violation)
+    uint64_t pauseFrames{0};     //!< PFC XOFF frames sent
+    double pausedS{0};           //!< time lanes spent paused, summed over ports and lanes, seconds
+    double stallS{0};            //!< time ports had packets but flow control held them, seconds
+    uint64_t ecnMarks{0};        //!< packets marked CE
+    uint64_t peakBufferBytes{0}; //!< largest shared-buffer occupancy of any switch, bytes
+};
+
+/**
+ * \ingroup ai-fabric
  * \brief Everything a run reports; written as summary.json, flows.csv and a table.
  */
 struct RunResults
@@ -77,6 +92,8 @@ struct RunResults
     uint64_t events{0};                        //!< simulator events executed
     uint64_t packetHops{0};                    //!< packets transmitted summed over all links
     bool complete{true};                       //!< every message completed
+    FabricCounters counters;                   //!< flow control and loss
+    std::vector<std::string> violations;       //!< invariants the run broke (empty: results valid)
     std::vector<CollectiveResult> collectives; //!< per collective
     std::vector<FlowRecord> flows;             //!< per message
 };

@@ -167,6 +167,34 @@ StopWhenDone(Ptr<WorkloadRunner> runner, uint32_t /* op */)
     }
 }
 
+/// Sum the flow-control and loss counters of every port and switch.
+FabricCounters
+CollectCounters(const Fabric& fabric)
+{
+    FabricCounters k;
+    auto port = [&k](const Ptr<FabricNetDevice>& d) {
+        k.pauseFrames += d->GetPausesSent();
+        k.pausedS += d->GetPausedTime().GetSeconds();
+        k.stallS += d->GetStallTime().GetSeconds();
+    };
+    for (std::size_t i = 0; i < fabric.devicesA.size(); ++i)
+    {
+        port(fabric.devicesA[i]);
+        port(fabric.devicesB[i]);
+    }
+    for (const auto& sw : fabric.switches)
+    {
+        if (sw)
+        {
+            k.drops += sw->GetDrops();
+            k.losslessDrops += sw->GetLosslessDrops();
+            k.ecnMarks += sw->GetEcnMarks();
+            k.peakBufferBytes = std::max(k.peakBufferBytes, sw->GetPeakBufferUsed());
+        }
+    }
+    return k;
+}
+
 } // namespace
 
 RunResults
@@ -218,6 +246,12 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     r.packetHops = fabric.GetPacketHops();
     r.complete = runner->IsDone();
     r.setupTimeS = setupS;
+    r.counters = CollectCounters(fabric);
+    if (r.counters.losslessDrops > 0)
+    {
+        r.violations.push_back(std::to_string(r.counters.losslessDrops)
+                               + " packets dropped on lossless (credit or PFC) ports");
+    }
 
     const auto& ops = workload.GetOps();
     const auto& groups = workload.GetGroups();

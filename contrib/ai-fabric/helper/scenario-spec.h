@@ -21,16 +21,23 @@ namespace ns3
  * \brief A fabric as the user described it (topologies/NAME.yaml).
  *
  * kind "single-switch": `gpus` GPU endpoints, each with one NIC port linked to
- * one switch. Later kinds (leaf-spine, fat-tree, rail-optimized, dragonfly+)
- * extend this struct.
+ * one switch.
+ * kind "leaf-spine": `leaves` leaf switches with `gpusPerLeaf` GPUs each, every
+ * leaf linked to every one of `spines` spine switches by `linksPerSpine`
+ * parallel links (gpus = leaves x gpusPerLeaf).
+ * Later kinds (fat-tree, rail-optimized, dragonfly+) extend this struct.
  */
 struct TopologySpec
 {
-    SpecLocation where; //!< location of the topology mapping (file of the topology)
-    std::string name;   //!< free-form name (defaults to the file's stem)
-    std::string kind;   //!< "single-switch"
-    uint32_t gpus{0};   //!< number of GPU endpoints
-    LinkProfile link;   //!< the links' profile: a preset with key-by-key overrides
+    SpecLocation where;        //!< location of the topology mapping (file of the topology)
+    std::string name;          //!< free-form name (defaults to the file's stem)
+    std::string kind;          //!< "single-switch"
+    uint32_t gpus{0};          //!< number of GPU endpoints
+    uint32_t leaves{0};        //!< leaf-spine: leaf switches
+    uint32_t spines{0};        //!< leaf-spine: spine switches
+    uint32_t gpusPerLeaf{0};   //!< leaf-spine: GPUs on each leaf
+    uint32_t linksPerSpine{1}; //!< leaf-spine: parallel links from each leaf to each spine
+    LinkProfile link;          //!< the links' profile: a preset with key-by-key overrides
 };
 
 /**
