@@ -433,6 +433,40 @@ TEST_F(ScratchDir, EveryKeyIsRead)
     EXPECT_EQ(c.ranksWhere.column, 12);
 }
 
+TEST_F(ScratchDir, LeafSpineKeysAreRead)
+{
+    const std::string path = Write("s.yaml",
+                                   "topology:\n"
+                                   "  kind: leaf-spine\n"
+                                   "  leaves: 4\n"
+                                   "  spines: 2\n"
+                                   "  gpus_per_leaf: 8\n"
+                                   "  links_per_spine: 4\n"
+                                   "traffic:\n"
+                                   "  collectives:\n"
+                                   "    - op: all-reduce\n"
+                                   "      size: 1MiB\n"
+                                   "      ranks: [0, 8, 16, 31]\n");
+    const ns3::ScenarioSpec s = ns3::ReadScenarioFile(path);
+    EXPECT_EQ(s.topology.kind, "leaf-spine");
+    EXPECT_EQ(s.topology.leaves, 4U);
+    EXPECT_EQ(s.topology.spines, 2U);
+    EXPECT_EQ(s.topology.gpusPerLeaf, 8U);
+    EXPECT_EQ(s.topology.linksPerSpine, 4U);
+    EXPECT_EQ(s.topology.gpus, 32U); // leaves x gpus_per_leaf
+    const std::string dflt
+        = Write("t.yaml", "kind: leaf-spine\nleaves: 2\nspines: 1\ngpus_per_leaf: 1\n");
+    EXPECT_EQ(ns3::ReadTopologyFile(dflt).linksPerSpine, 1U);
+    EXPECT_EQ(ns3::ReadTopologyFile(dflt).gpus, 2U);
+    // A single-switch topology leaves the leaf-spine fields at their defaults.
+    const std::string ss = Write("u.yaml", "kind: single-switch\ngpus: 4\n");
+    EXPECT_EQ(ns3::ReadTopologyFile(ss).leaves, 0U);
+    const std::string huge = Write("h.yaml",
+                                   "kind: leaf-spine\nleaves: 65536\nspines: 1\n"
+                                   "gpus_per_leaf: 65536\n");
+    EXPECT_THROW(ns3::ReadTopologyFile(huge), SpecError);
+}
+
 TEST_F(ScratchDir, StandaloneFilesGetTheirStemAsName)
 {
     const std::string topo = Write("fab.yaml", "kind: single-switch\ngpus: 2\n");
@@ -565,7 +599,8 @@ TEST_F(ScratchDir, UnknownKeyWithoutNearMatchListsTheKnownKeys)
     catch (const SpecError& e)
     {
         EXPECT_EQ(e.Message(),
-                  "unknown key 'colour' in topology; known keys: name, kind, gpus, link");
+                  "unknown key 'colour' in topology; known keys: name, kind, gpus, leaves, "
+                  "spines, gpus_per_leaf, links_per_spine, link");
         EXPECT_EQ(e.Where().line, 3);
         EXPECT_EQ(e.Where().column, 1);
     }

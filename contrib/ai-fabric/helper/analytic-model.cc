@@ -24,8 +24,13 @@ PathAlphaBeta(const FabricGraph& graph, uint32_t srcGpu, uint32_t dstGpu)
     const auto& links = graph.GetLinks();
     const auto& profiles = graph.GetProfiles();
     const auto& nodes = graph.GetNodes();
-    // The sender's transport cuts messages at its NIC link's MTU.
-    const double mtu = profiles[links[path.front()].profile].mtu;
+    // The transport cuts messages at the fabric's smallest MTU.
+    uint32_t mtuBytes = UINT32_MAX;
+    for (const auto& p : profiles)
+    {
+        mtuBytes = std::min(mtuBytes, p.mtu);
+    }
+    const double mtu = mtuBytes;
 
     double fill = 0;
     double worstBeta = -1;
@@ -36,9 +41,9 @@ PathAlphaBeta(const FabricGraph& graph, uint32_t srcGpu, uint32_t dstGpu)
     {
         const LinkProfile& p = profiles[links[l].profile];
         const double bytesPerS = p.rate.GetBitRate() / 8.0;
-        const double firstBytes = mtu + p.headerBytes + p.framingBytes + p.messageHeaderBytes;
+        const double firstBytes = p.WireBytes(mtuBytes, true);
         const double first = firstBytes / bytesPerS;
-        const double beta = (mtu + p.headerBytes + p.framingBytes) / (mtu * bytesPerS);
+        const double beta = p.WireBytes(mtuBytes, false) / (mtu * bytesPerS);
         at = (links[l].a == at) ? links[l].b : links[l].a;
         const bool cutThrough = nodes[at].kind == FabricGraph::NodeKind::SWITCH && p.cutThrough;
         // Pipeline fill: a cut-through switch starts forwarding after the first 64 bytes.

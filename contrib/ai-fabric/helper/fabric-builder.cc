@@ -34,12 +34,37 @@ Fabric::GetPacketHops() const
 namespace
 {
 
-Ptr<FabricNetDevice>
-MakeDevice(Ptr<Node> node, const LinkProfile& profile, bool nodeIsSwitch)
+/// What the node at a device's end does with packets.
+enum class Role
 {
+    ENDPOINT, //!< a GPU: its buffer drains at once (credits return on arrival)
+    SWITCH,   //!< a switch: port-to-port latency, cut-through if the technology is
+    NIC,      //!< a NIC node between a host link and the fabric: forwards, NIC latency
+};
+
+Role
+RoleOf(const FabricGraph::Node& node)
+{
+    switch (node.kind)
+    {
+        case FabricGraph::NodeKind::SWITCH:
+            return Role::SWITCH;
+        case FabricGraph::NodeKind::NIC:
+            return Role::NIC;
+        case FabricGraph::NodeKind::GPU:
+            break;
+    }
+    return Role::ENDPOINT;
+}
+
+Ptr<FabricNetDevice>
+MakeDevice(Ptr<Node> node, const LinkProfile& profile, Role role)
+{
+    const bool nodeIsSwitch = role == Role::SWITCH;
     Ptr<FabricNetDevice> dev = CreateObject<FabricNetDevice>();
     dev->SetAttribute("DataRate", DataRateValue(profile.rate));
     dev->SetAttribute("HeaderBytes", UintegerValue(profile.headerBytes));
+    dev->SetAttribute("SegmentBytes", UintegerValue(profile.segmentBytes));
     dev->SetAttribute("FramingBytes", UintegerValue(profile.framingBytes));
     dev->SetAttribute("MessageHeaderBytes", UintegerValue(profile.messageHeaderBytes));
     dev->SetAttribute("ControlPacketBytes", UintegerValue(profile.controlPacketBytes));
@@ -50,7 +75,7 @@ MakeDevice(Ptr<Node> node, const LinkProfile& profile, bool nodeIsSwitch)
     dev->SetAttribute("Priorities", UintegerValue(std::max<uint8_t>(1, profile.priorities)));
     dev->SetAttribute("FlowControl", UintegerValue(static_cast<uint8_t>(profile.flowControl)));
     dev->SetAttribute("CreditBlockBytes", UintegerValue(profile.creditBlockBytes));
-    dev->SetAttribute("ReturnCreditsOnReceive", BooleanValue(!nodeIsSwitch));
+    dev->SetAttribute("ReturnCreditsOnReceive", BooleanValue(role == Role::ENDPOINT));
     node->AddDevice(dev);
     if (profile.flowControl == LinkProfile::FlowControl::CREDIT)
     {
@@ -86,7 +111,6 @@ FabricBuilder::Build(const FabricGraph& graph,
                      const SpecLocation& where,
                      const FabricBuildOptions& options)
 {
-    using Kind = FabricGraph::NodeKind;
     const auto& nodes = graph.GetNodes();
     const auto& links = graph.GetLinks();
 
@@ -98,7 +122,7 @@ FabricBuilder::Build(const FabricGraph& graph,
     int64_t stream = options.stream;
     for (uint32_t n = 0; n < nodes.size(); ++n)
     {
-        if (nodes[n].kind == Kind::SWITCH)
+        if (graph.IsTransit(n))
         {
             Ptr<FabricSwitch> sw = CreateObject<FabricSwitch>();
             sw->SetForwarding(options.forwarding);
@@ -118,10 +142,8 @@ FabricBuilder::Build(const FabricGraph& graph,
         const LinkProfile& profile = graph.GetProfiles()[link.profile];
         Ptr<FabricChannel> ch = CreateObject<FabricChannel>();
         ch->SetAttribute("Delay", TimeValue(profile.propagationDelay));
-        Ptr<FabricNetDevice> a
-            = MakeDevice(f.nodes.Get(link.a), profile, nodes[link.a].kind == Kind::SWITCH);
-        Ptr<FabricNetDevice> b
-            = MakeDevice(f.nodes.Get(link.b), profile, nodes[link.b].kind == Kind::SWITCH);
+        Ptr<FabricNetDevice> a = MakeDevice(f.nodes.Get(link.a), profile, RoleOf(nodes[link.a]));
+        Ptr<FabricNetDevice> b = MakeDevice(f.nodes.Get(link.b), profile, RoleOf(nodes[link.b]));
         a->Attach(ch);
         b->Attach(ch);
         f.devicesA.push_back(a);
@@ -134,7 +156,7 @@ FabricBuilder::Build(const FabricGraph& graph,
         {
             Ptr<FabricNetDevice> dev
                 = (links[adj.link].a == n) ? f.devicesA[adj.link] : f.devicesB[adj.link];
-            if (nodes[n].kind == Kind::SWITCH)
+            if (graph.IsTransit(n))
             {
                 const LinkProfile& profile = graph.GetProfiles()[links[adj.link].profile];
                 portOfLink[n].push_back(
@@ -145,6 +167,14 @@ FabricBuilder::Build(const FabricGraph& graph,
                 portOfLink[n].push_back(0);
             }
         }
+    }
+
+    // Messages are cut at the smallest MTU of the fabric, so that every packet
+    // fits every link it may cross.
+    uint32_t pathMtu = UINT32_MAX;
+    for (const auto& p : graph.GetProfiles())
+    {
+        pathMtu = std::min(pathMtu, p.mtu);
     }
 
     // One RDMA transport per GPU, on its NIC port.
@@ -163,7 +193,7 @@ FabricBuilder::Build(const FabricGraph& graph,
         const LinkProfile& profile = graph.GetProfiles()[links[adj[0].link].profile];
         Ptr<RdmaTransport> t = CreateObject<RdmaTransport>();
         t->SetAttribute("DataPriority", UintegerValue(profile.dataPriority));
-        t->Setup(gpu, nic);
+        t->Setup(gpu, nic, pathMtu);
         f.nodes.Get(n)->AggregateObject(t);
         f.transports[gpu] = t;
     }
@@ -185,7 +215,7 @@ FabricBuilder::Build(const FabricGraph& graph,
         }
         for (uint32_t n = 0; n < nodes.size(); ++n)
         {
-            if (nodes[n].kind != Kind::SWITCH || dist[n] == UINT32_MAX)
+            if (!graph.IsTransit(n) || dist[n] == UINT32_MAX)
             {
                 continue;
             }
@@ -194,7 +224,7 @@ FabricBuilder::Build(const FabricGraph& graph,
             for (std::size_t k = 0; k < adj.size(); ++k)
             {
                 const uint32_t peer = adj[k].peer;
-                const bool transit = nodes[peer].kind == Kind::SWITCH || peer == target;
+                const bool transit = graph.IsTransit(peer) || peer == target;
                 if (transit && dist[peer] + 1 == dist[n])
                 {
                     ports.push_back(portOfLink[n][k]);

@@ -39,6 +39,27 @@ FabricGraph::AddSwitch(const std::string& name, uint32_t tier)
 }
 
 uint32_t
+FabricGraph::AddNic(const std::string& name)
+{
+    m_nodes.push_back(Node{NodeKind::NIC, name, 0, UINT32_MAX});
+    m_adjacency.emplace_back();
+    ++m_nics;
+    return m_nodes.size() - 1;
+}
+
+uint32_t
+FabricGraph::GetNicCount() const
+{
+    return m_nics;
+}
+
+bool
+FabricGraph::IsTransit(uint32_t node) const
+{
+    return m_nodes[node].kind != NodeKind::GPU;
+}
+
+uint32_t
 FabricGraph::AddLink(uint32_t a, uint32_t b, uint32_t profile)
 {
     NS_ABORT_MSG_IF(a >= m_nodes.size() || b >= m_nodes.size() || a == b, "bad link");
@@ -104,7 +125,7 @@ FabricGraph::DistancesTo(uint32_t target) const
         const uint32_t n = frontier.front();
         frontier.pop_front();
         // A GPU is an endpoint, never a transit node (except the target itself).
-        if (n != target && m_nodes[n].kind == NodeKind::GPU)
+        if (n != target && !IsTransit(n))
         {
             continue;
         }
@@ -148,6 +169,34 @@ FabricGraph::ShortestPath(uint32_t src, uint32_t dst) const
 namespace
 {
 
+/**
+ * \brief Add GPU \p index; with a host link, also its NIC node behind it.
+ * \param g the graph
+ * \param spec the topology (host link settings)
+ * \param index GPU index
+ * \param hostProfile profile index of the host link (if any)
+ * \return the node that carries the GPU's fabric link (the GPU or its NIC)
+ */
+uint32_t
+AddEndpoint(FabricGraph& g, const TopologySpec& spec, uint32_t index, uint32_t hostProfile)
+{
+    const uint32_t gpu = g.AddGpu("gpu" + std::to_string(index));
+    if (!spec.hasHostLink)
+    {
+        return gpu;
+    }
+    const uint32_t nic = g.AddNic("nic" + std::to_string(index));
+    g.AddLink(gpu, nic, hostProfile);
+    return nic;
+}
+
+/// \return the host link's profile index, or 0 (unused) without one
+uint32_t
+AddHostProfile(FabricGraph& g, const TopologySpec& spec)
+{
+    return spec.hasHostLink ? g.AddProfile(spec.hostLink) : 0;
+}
+
 /// kind "single-switch": every GPU's NIC on one switch.
 FabricGraph
 BuildSingleSwitch(const TopologySpec& spec)
@@ -158,11 +207,11 @@ BuildSingleSwitch(const TopologySpec& spec)
     }
     FabricGraph g;
     const uint32_t profile = g.AddProfile(spec.link);
+    const uint32_t host = AddHostProfile(g, spec);
     const uint32_t sw = g.AddSwitch("switch0", 1);
     for (uint32_t i = 0; i < spec.gpus; ++i)
     {
-        const uint32_t gpu = g.AddGpu("gpu" + std::to_string(i));
-        g.AddLink(gpu, sw, profile);
+        g.AddLink(AddEndpoint(g, spec, i, host), sw, profile);
     }
     return g;
 }
@@ -183,6 +232,7 @@ BuildLeafSpine(const TopologySpec& spec)
     }
     FabricGraph g;
     const uint32_t profile = g.AddProfile(spec.link);
+    const uint32_t host = AddHostProfile(g, spec);
     std::vector<uint32_t> spines;
     for (uint32_t s = 0; s < spec.spines; ++s)
     {
@@ -193,8 +243,7 @@ BuildLeafSpine(const TopologySpec& spec)
         const uint32_t leaf = g.AddSwitch("leaf" + std::to_string(l), 1);
         for (uint32_t i = 0; i < spec.gpusPerLeaf; ++i)
         {
-            const uint32_t gpu = g.AddGpu("gpu" + std::to_string(l * spec.gpusPerLeaf + i));
-            g.AddLink(gpu, leaf, profile);
+            g.AddLink(AddEndpoint(g, spec, l * spec.gpusPerLeaf + i, host), leaf, profile);
         }
         for (const uint32_t spine : spines)
         {

@@ -28,8 +28,9 @@ class FabricGraph
     /// Node kinds.
     enum class NodeKind : uint8_t
     {
-        GPU,    //!< a GPU endpoint with its NIC
+        GPU,    //!< a GPU endpoint (with its NIC, unless a NIC node is attached)
         SWITCH, //!< a switch
+        NIC,    //!< a NIC reached from its GPU over a host link (PCIe): forwards like a switch
     };
 
     /// A node.
@@ -73,6 +74,11 @@ class FabricGraph
      */
     uint32_t AddSwitch(const std::string& name, uint32_t tier);
     /**
+     * \param name unique name
+     * \return node index
+     */
+    uint32_t AddNic(const std::string& name);
+    /**
      * \param a one end
      * \param b the other end
      * \param profile profile index
@@ -92,12 +98,16 @@ class FabricGraph
     uint32_t GetGpuCount() const;
     /// \return number of switches
     uint32_t GetSwitchCount() const;
+    /// \return number of NIC nodes
+    uint32_t GetNicCount() const;
+    /// \param node a node \return true if it forwards packets (a switch or a NIC node)
+    bool IsTransit(uint32_t node) const;
     /// \param gpu GPU index \return its node index
     uint32_t GetGpuNode(uint32_t gpu) const;
 
     /**
      * \brief Hop distances from every node to \p target over paths whose
-     * intermediate nodes are switches (GPUs are not transit nodes).
+     * intermediate nodes are switches or NIC nodes (GPUs are not transit nodes).
      * \param target the node
      * \return distance per node, UINT32_MAX where unreachable
      */
@@ -118,6 +128,7 @@ class FabricGraph
     std::vector<std::vector<Adjacency>> m_adjacency; //!< per node
     std::vector<uint32_t> m_gpuNodes;                //!< GPU index -> node
     uint32_t m_switches{0};                          //!< switch count
+    uint32_t m_nics{0};                              //!< NIC node count
 };
 
 /**

@@ -25,6 +25,8 @@ namespace ns3
  * kind "leaf-spine": `leaves` leaf switches with `gpusPerLeaf` GPUs each, every
  * leaf linked to every one of `spines` spine switches by `linksPerSpine`
  * parallel links (gpus = leaves x gpusPerLeaf).
+ * With a host link, every GPU reaches its own NIC over it (a PCIe hop), and the
+ * NIC carries the fabric link; without, the GPU's NIC is part of the GPU node.
  * Later kinds (fat-tree, rail-optimized, dragonfly+) extend this struct.
  */
 struct TopologySpec
@@ -38,6 +40,8 @@ struct TopologySpec
     uint32_t gpusPerLeaf{0};   //!< leaf-spine: GPUs on each leaf
     uint32_t linksPerSpine{1}; //!< leaf-spine: parallel links from each leaf to each spine
     LinkProfile link;          //!< the links' profile: a preset with key-by-key overrides
+    bool hasHostLink{false};   //!< GPUs reach their NIC over a host link (PCIe) instead of directly
+    LinkProfile hostLink;      //!< the GPU-to-NIC link's profile, when hasHostLink
 };
 
 /**

@@ -30,7 +30,11 @@ namespace fs = std::filesystem;
 const std::vector<std::string> SCENARIO_KEYS
     = {"name", "seed", "stop_time", "forwarding", "topology", "traffic"};
 /// Keys of a topology mapping.
-const std::vector<std::string> TOPOLOGY_KEYS = {"name", "kind", "gpus", "link"};
+const std::vector<std::string> TOPOLOGY_KEYS
+    = {"name", "kind", "gpus", "leaves", "spines", "gpus_per_leaf", "links_per_spine", "link"};
+/// Topology keys that only kind "leaf-spine" takes.
+const std::vector<std::string> LEAF_SPINE_KEYS
+    = {"leaves", "spines", "gpus_per_leaf", "links_per_spine"};
 /// Keys of a topology's link mapping.
 const std::vector<std::string> LINK_KEYS = {"profile",
                                             "rate",
@@ -47,7 +51,7 @@ const std::vector<std::string> COLLECTIVE_KEYS
     = {"name", "op", "algorithm", "size", "ranks", "start"};
 
 /// Topology kinds the builder knows.
-const std::vector<std::string> TOPOLOGY_KINDS = {"single-switch"};
+const std::vector<std::string> TOPOLOGY_KINDS = {"single-switch", "leaf-spine"};
 /// Collective operations.
 const std::vector<std::string> COLLECTIVE_OPS = {"all-reduce", "reduce-scatter", "all-gather"};
 /// Collective algorithms.
@@ -710,6 +714,7 @@ ParseTopology(const YAML::Node& node, const std::string& file, const std::string
         {"num_gpus", "did you mean 'gpus'?"},
         {"gpu_count", "did you mean 'gpus'?"},
         {"type", "did you mean 'kind'?"},
+        {"leafs", "did you mean 'leaves'?"},
     };
     const Mapping m(node, file, "topology", TOPOLOGY_KEYS, hints);
     TopologySpec t;
@@ -720,8 +725,53 @@ ParseTopology(const YAML::Node& node, const std::string& file, const std::string
         t.name = ReadName(*f);
     }
     t.kind = ReadChoice(m.Require("kind"), "topology kind", TOPOLOGY_KINDS);
-    t.gpus = static_cast<uint32_t>(
-        ReadInteger(m.Require("gpus"), 2, std::numeric_limits<uint32_t>::max()));
+    const uint64_t u32max = std::numeric_limits<uint32_t>::max();
+    if (t.kind == "single-switch")
+    {
+        for (const auto& key : LEAF_SPINE_KEYS)
+        {
+            if (const Field* f = m.Find(key))
+            {
+                throw SpecError(f->KeyWhere(),
+                                "'" + key + "' applies only to kind leaf-spine, not " + t.kind);
+            }
+        }
+        t.gpus = static_cast<uint32_t>(ReadInteger(m.Require("gpus"), 2, u32max));
+    }
+    else // leaf-spine
+    {
+        if (const Field* f = m.Find("gpus"))
+        {
+            throw SpecError(f->KeyWhere(),
+                            "'gpus' does not apply to kind leaf-spine: its GPU count is "
+                            "leaves x gpus_per_leaf");
+        }
+        t.leaves = static_cast<uint32_t>(ReadInteger(m.Require("leaves"), 1, u32max));
+        t.spines = static_cast<uint32_t>(ReadInteger(m.Require("spines"), 1, u32max));
+        t.gpusPerLeaf = static_cast<uint32_t>(ReadInteger(m.Require("gpus_per_leaf"), 1, u32max));
+        t.linksPerSpine = 1;
+        if (const Field* f = m.Find("links_per_spine"))
+        {
+            t.linksPerSpine = static_cast<uint32_t>(ReadInteger(*f, 1, u32max));
+        }
+        // Products of two uint32 values fit in uint64.
+        const uint64_t gpus = static_cast<uint64_t>(t.leaves) * t.gpusPerLeaf;
+        if (gpus < 2)
+        {
+            throw SpecError(t.where,
+                            "a leaf-spine topology needs at least 2 GPUs; leaves x gpus_per_leaf "
+                            "= " + std::to_string(gpus));
+        }
+        const uint64_t uplinks = static_cast<uint64_t>(t.spines) * t.linksPerSpine;
+        if (gpus > u32max || uplinks > u32max || uplinks * t.leaves > u32max)
+        {
+            throw SpecError(t.where,
+                            "the leaf-spine topology is too large: " + std::to_string(gpus)
+                                + " GPUs and " + std::to_string(uplinks * t.leaves)
+                                + " leaf-spine links (at most 4294967295 each)");
+        }
+        t.gpus = static_cast<uint32_t>(gpus);
+    }
 
     std::string profile = "ib-ndr";
     const Field* linkField = m.Find("link");
@@ -1016,6 +1066,9 @@ ReadScenarioFile(const std::string& path)
     static const std::map<std::string, std::string> hints = {
         {"kind", "'kind' belongs in the topology"},
         {"gpus", "'gpus' belongs in the topology"},
+        {"leaves", "'leaves' belongs in the topology"},
+        {"spines", "'spines' belongs in the topology"},
+        {"gpus_per_leaf", "'gpus_per_leaf' belongs in the topology"},
         {"link", "'link' belongs in the topology"},
         {"collectives", "'collectives' belongs in the traffic"},
         {"rng_seed", "did you mean 'seed'?"},

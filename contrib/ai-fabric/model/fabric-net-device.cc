@@ -38,6 +38,12 @@ FabricNetDevice::GetTypeId()
                             UintegerValue(26),
                             MakeUintegerAccessor(&FabricNetDevice::m_headerBytes),
                             MakeUintegerChecker<uint32_t>())
+              .AddAttribute("SegmentBytes",
+                            "Link-native unit payload (PCIe TLP, NVLink packet): HeaderBytes are "
+                            "paid per segment of this size; 0 means once per packet",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&FabricNetDevice::m_segmentBytes),
+                            MakeUintegerChecker<uint32_t>())
               .AddAttribute("FramingBytes",
                             "Per-packet preamble, SFD and inter-frame gap, bytes",
                             UintegerValue(0),
@@ -183,7 +189,10 @@ FabricNetDevice::WireBytes(const FabricHeader& header) const
     {
         return m_controlPacketBytes;
     }
-    return header.m_payload + m_headerBytes + m_framingBytes
+    const uint32_t segments = (m_segmentBytes == 0 || header.m_payload == 0)
+                                  ? 1
+                                  : (header.m_payload + m_segmentBytes - 1) / m_segmentBytes;
+    return header.m_payload + segments * m_headerBytes + m_framingBytes
            + ((header.m_flags & FabricHeader::FLAG_FIRST) ? m_messageHeaderBytes : 0);
 }
 

@@ -314,6 +314,7 @@ class FabricNetDevice : public NetDevice
     uint64_t m_bps{0};                       //!< cached bit rate
     uint64_t m_txRemainder{0};               //!< carried remainder of TxTime, bit-ps units
     uint32_t m_headerBytes{0};               //!< per-packet link overhead, bytes
+    uint32_t m_segmentBytes{0};              //!< headers paid per segment of this size (0: once)
     uint32_t m_framingBytes{0};              //!< per-packet preamble + IFG, bytes
     uint32_t m_messageHeaderBytes{0};        //!< extra bytes on a message's first packet
     uint32_t m_controlPacketBytes{0};        //!< wire bytes of an ACK/NACK/CNP

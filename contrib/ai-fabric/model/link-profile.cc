@@ -12,13 +12,15 @@ namespace ns3
 uint64_t
 LinkProfile::WireBytes(uint64_t payload, bool first) const
 {
-    return payload + headerBytes + framingBytes + (first ? messageHeaderBytes : 0);
+    const uint64_t segments
+        = (segmentBytes == 0 || payload == 0) ? 1 : (payload + segmentBytes - 1) / segmentBytes;
+    return payload + segments * headerBytes + framingBytes + (first ? messageHeaderBytes : 0);
 }
 
 double
 LinkProfile::GoodputBps() const
 {
-    return static_cast<double>(rate.GetBitRate()) * mtu / (mtu + headerBytes + framingBytes);
+    return static_cast<double>(rate.GetBitRate()) * mtu / WireBytes(mtu, false);
 }
 
 uint64_t

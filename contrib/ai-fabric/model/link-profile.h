@@ -22,9 +22,12 @@ namespace ns3
  * FabricSwitch are configured with. Named presets carry their source; a
  * topology may override any field key by key.
  *
- * Wire bytes of one data packet = payload + headerBytes + framingBytes
- * (+ messageHeaderBytes on the first packet of a message). Goodput of a long
- * transfer is therefore rate * mtu / (mtu + headerBytes + framingBytes).
+ * Wire bytes of one data packet = payload + segments * headerBytes + framingBytes
+ * (+ messageHeaderBytes on the first packet of a message), where segments is 1,
+ * or ceil(payload / segmentBytes) on links whose native unit (a PCIe TLP, an
+ * NVLink packet) is smaller than the simulated packet: such links carry a
+ * simulated packet at exactly their protocol efficiency. Goodput of a long
+ * transfer is rate * mtu / WireBytes(mtu).
  */
 struct LinkProfile
 {
@@ -36,13 +39,15 @@ struct LinkProfile
         PFC,    //!< priority flow control per class (RoCEv2, IEEE 802.1Qbb): lossless
     };
 
-    std::string name;               //!< preset name, e.g. "ib-ndr"
-    std::string technology;         //!< "infiniband", "roce", "nvlink", "pcie"
-    std::string encoding;           //!< line coding, for reports (e.g. "PAM4, 256b/257b + RS-FEC")
-    DataRate rate;                  //!< data rate per direction (MAC level, after PHY coding)
-    uint32_t mtu{0};                //!< maximum payload bytes per packet
-    uint32_t headerBytes{0};        //!< per-packet headers and trailers (CRCs), bytes
-    uint32_t framingBytes{0};       //!< per-packet preamble + SFD + inter-frame gap, bytes
+    std::string name;         //!< preset name, e.g. "ib-ndr"
+    std::string technology;   //!< "infiniband", "roce", "nvlink", "pcie"
+    std::string encoding;     //!< line coding, for reports (e.g. "PAM4, 256b/257b + RS-FEC")
+    DataRate rate;            //!< data rate per direction (MAC level, after PHY coding)
+    uint32_t mtu{0};          //!< maximum payload bytes per packet
+    uint32_t headerBytes{0};  //!< headers and trailers (CRCs) per packet or segment, bytes
+    uint32_t segmentBytes{0}; //!< link-native unit (PCIe TLP, NVLink packet) payload: a
+                              //!< simulated packet pays headerBytes per segment; 0: per packet
+    uint32_t framingBytes{0}; //!< per-packet preamble + SFD + inter-frame gap, bytes
     uint32_t messageHeaderBytes{0}; //!< extra bytes on a message's first packet (RDMA RETH)
     uint32_t controlPacketBytes{0}; //!< wire bytes of an ACK/NACK/CNP, framing included
     Time propagationDelay;          //!< one-way propagation delay of the cable

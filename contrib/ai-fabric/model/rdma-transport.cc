@@ -58,11 +58,11 @@ RdmaTransport::DoDispose()
 }
 
 void
-RdmaTransport::Setup(uint32_t endpoint, Ptr<FabricNetDevice> nic)
+RdmaTransport::Setup(uint32_t endpoint, Ptr<FabricNetDevice> nic, uint32_t mtu)
 {
     m_endpoint = endpoint;
     m_nic = nic;
-    m_mtu = nic->GetPayloadMtu();
+    m_mtu = (mtu == 0) ? nic->GetPayloadMtu() : std::min(mtu, nic->GetPayloadMtu());
     FabricHeader largest;
     largest.m_payload = m_mtu;
     largest.m_flags = FabricHeader::FLAG_FIRST;

@@ -65,8 +65,9 @@ class RdmaTransport : public Object
      * \brief Bind to the endpoint's NIC port.
      * \param endpoint this endpoint's id (GPU index)
      * \param nic the NIC port
+     * \param mtu payload bytes per packet (0: the NIC port's MTU)
      */
-    void Setup(uint32_t endpoint, Ptr<FabricNetDevice> nic);
+    void Setup(uint32_t endpoint, Ptr<FabricNetDevice> nic, uint32_t mtu = 0);
 
     /**
      * \brief Post an RDMA WRITE.
