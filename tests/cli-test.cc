@@ -189,6 +189,9 @@ TEST(Cli, EveryExampleRuns)
         {
             EXPECT_NE(summary.find(key), std::string::npos) << name << " lacks " << key;
         }
+        const std::string ports = Slurp(s / "out" / "ports.csv");
+        EXPECT_EQ(ports.rfind("node,peer,tier,technology,tx_packets", 0), 0u)
+            << ports.substr(0, 80);
         const std::string flows = Slurp(s / "out" / "flows.csv");
         EXPECT_EQ(flows.rfind("flow_id,", 0), 0u) << flows.substr(0, 80);
         EXPECT_FALSE(fs::exists(s / "out" / "summary.json.tmp"));

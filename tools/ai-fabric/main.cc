@@ -47,7 +47,8 @@ Usage:
 
 Commands:
   run        Build the scenario's fabric, run its traffic packet by packet, and
-             write DIR/summary.json and DIR/flows.csv; print a summary table.
+             write DIR/summary.json, DIR/flows.csv and DIR/ports.csv; print a
+             summary table.
 
 Options for run:
   --out DIR  Results directory (default: results/<scenario name>).
@@ -156,11 +157,13 @@ Run(const std::vector<std::string>& args)
         return EXIT_INTERNAL;
     }
     ns3::WriteFlowsCsv(results, outDir + "/flows.csv");
+    ns3::WritePortsCsv(results, outDir + "/ports.csv");
     ns3::WriteSummaryJson(results, outDir + "/summary.json");
     if (!quiet)
     {
         ns3::PrintSummaryTable(results, std::cout);
-        std::cout << "results: " << outDir << "/summary.json, " << outDir << "/flows.csv\n";
+        std::cout << "results: " << outDir << "/summary.json, " << outDir << "/flows.csv, "
+                  << outDir << "/ports.csv\n";
     }
     for (const auto& v : results.violations)
     {

@@ -422,6 +422,32 @@ WriteFlowsCsv(const RunResults& results, const std::string& path)
 }
 
 void
+WritePortsCsv(const RunResults& results, std::ostream& os)
+{
+    os << "node,peer,tier,technology,tx_packets,tx_bytes,busy_ns,utilization,drops,"
+          "peak_queue_bytes,pauses_received,paused_ns,stall_ns\n";
+    auto ns = [](double seconds) {
+        int64_t ps = 0;
+        return ToPs(seconds, ps) ? NsFromPs(ps) : std::string();
+    };
+    for (const auto& p : results.ports)
+    {
+        const double util = results.simTimeS > 0 ? p.busyS / results.simTimeS : 0.0;
+        os << CsvField(p.node) << ',' << CsvField(p.peer) << ',' << CsvField(p.tier) << ','
+           << CsvField(p.technology) << ',' << p.txPackets << ',' << p.txBytes << ',' << ns(p.busyS)
+           << ',' << Fixed(util, 6) << ',' << p.drops << ',' << p.peakQueueBytes << ','
+           << p.pausesReceived << ',' << ns(p.pausedS) << ',' << ns(p.stallS) << '\n';
+    }
+}
+
+void
+WritePortsCsv(const RunResults& results, const std::string& path)
+{
+    NS_LOG_FUNCTION(path << results.ports.size());
+    WriteAtomically(path, [&results](std::ostream& os) { WritePortsCsv(results, os); });
+}
+
+void
 PrintSummaryTable(const RunResults& r, std::ostream& os)
 {
     // Build the table as text first, then pad every column to its widest cell.

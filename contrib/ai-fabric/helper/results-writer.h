@@ -64,6 +64,26 @@ void WriteFlowsCsv(const RunResults& results, std::ostream& os);
 
 /**
  * \ingroup ai-fabric
+ * \brief Write ports.csv: one row per port (link direction) with its traffic,
+ * utilisation over the run, drops, peak queue, PFC pauses and flow-control stalls.
+ * Columns: node,peer,tier,technology,tx_packets,tx_bytes,busy_ns,utilization,drops,
+ * peak_queue_bytes,pauses_received,paused_ns,stall_ns.
+ * \param results the run's results
+ * \param os the stream to write to
+ */
+void WritePortsCsv(const RunResults& results, std::ostream& os);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write ports.csv to a file, atomically.
+ * \param results the run's results
+ * \param path the file to create or replace
+ * \throw std::runtime_error naming the path if the file cannot be written or renamed
+ */
+void WritePortsCsv(const RunResults& results, const std::string& path);
+
+/**
+ * \ingroup ai-fabric
  * \brief Write flows.csv to a file, atomically (via `path + ".tmp"` and rename).
  * \param results the run's results
  * \param path the file to create or replace

@@ -59,6 +59,26 @@ struct CollectiveResult
 
 /**
  * \ingroup ai-fabric
+ * \brief One port (one direction of one link) at the end of the run.
+ */
+struct PortRecord
+{
+    std::string node;       //!< name of the node that transmits on this port
+    std::string peer;       //!< name of the node at the other end
+    std::string tier;       //!< link class: "gpu-nic", "nic-switch", "switch-switch", ...
+    std::string technology; //!< the link's technology
+    uint64_t txPackets{0};  //!< packets transmitted
+    uint64_t txBytes{0};    //!< wire bytes transmitted
+    double busyS{0};        //!< time spent serializing, seconds
+    uint64_t drops{0};      //!< packets dropped because this port's queue or the buffer was full
+    uint64_t peakQueueBytes{0}; //!< largest egress queue, wire bytes
+    uint64_t pausesReceived{0}; //!< PFC XOFF frames received (this port was paused)
+    double pausedS{0};          //!< time lanes of this port were paused, seconds
+    double stallS{0};           //!< time this port had packets but flow control held them, seconds
+};
+
+/**
+ * \ingroup ai-fabric
  * \brief Fabric-wide flow-control and loss counters, summed over every port.
  */
 struct FabricCounters
@@ -96,6 +116,7 @@ struct RunResults
     std::vector<std::string> violations;       //!< invariants the run broke (empty: results valid)
     std::vector<CollectiveResult> collectives; //!< per collective
     std::vector<FlowRecord> flows;             //!< per message
+    std::vector<PortRecord> ports;             //!< per port, in link order (a->b, then b->a)
 };
 
 } // namespace ns3

@@ -195,6 +195,62 @@ CollectCounters(const Fabric& fabric)
     return k;
 }
 
+/// \return the link class between two nodes, by their kinds and tiers
+std::string
+TierName(const FabricGraph::Node& a, const FabricGraph::Node& b)
+{
+    auto name = [](const FabricGraph::Node& n) -> std::string {
+        switch (n.kind)
+        {
+            case FabricGraph::NodeKind::GPU:
+                return "gpu";
+            case FabricGraph::NodeKind::NIC:
+                return "nic";
+            case FabricGraph::NodeKind::SWITCH:
+                break;
+        }
+        return "switch" + std::to_string(n.tier);
+    };
+    const std::string x = name(a);
+    const std::string y = name(b);
+    return x < y ? x + "-" + y : y + "-" + x;
+}
+
+/// One record per port: both directions of every link.
+std::vector<PortRecord>
+CollectPorts(const FabricGraph& graph, const Fabric& fabric)
+{
+    std::vector<PortRecord> ports;
+    const auto& nodes = graph.GetNodes();
+    const auto& links = graph.GetLinks();
+    ports.reserve(2 * links.size());
+    for (std::size_t i = 0; i < links.size(); ++i)
+    {
+        const auto& link = links[i];
+        const std::string tier = TierName(nodes[link.a], nodes[link.b]);
+        const std::string tech = graph.GetProfiles()[link.profile].technology;
+        for (int end = 0; end < 2; ++end)
+        {
+            const Ptr<FabricNetDevice>& d = end == 0 ? fabric.devicesA[i] : fabric.devicesB[i];
+            PortRecord p;
+            p.node = nodes[end == 0 ? link.a : link.b].name;
+            p.peer = nodes[end == 0 ? link.b : link.a].name;
+            p.tier = tier;
+            p.technology = tech;
+            p.txPackets = d->GetTxPackets();
+            p.txBytes = d->GetTxWireBytes();
+            p.busyS = d->GetBusyTime().GetSeconds();
+            p.drops = d->GetDrops();
+            p.peakQueueBytes = d->GetPeakQueuedBytes();
+            p.pausesReceived = d->GetPausesReceived();
+            p.pausedS = d->GetPausedTime().GetSeconds();
+            p.stallS = d->GetStallTime().GetSeconds();
+            ports.push_back(p);
+        }
+    }
+    return ports;
+}
+
 } // namespace
 
 RunResults
@@ -247,6 +303,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     r.complete = runner->IsDone();
     r.setupTimeS = setupS;
     r.counters = CollectCounters(fabric);
+    r.ports = CollectPorts(graph, fabric);
     if (r.counters.losslessDrops > 0)
     {
         r.violations.push_back(std::to_string(r.counters.losslessDrops)
