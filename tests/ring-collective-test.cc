@@ -13,6 +13,7 @@
 #include "ns3/simulator.h"
 #include "ns3/workload.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <map>
 #include <regex>
@@ -49,15 +50,21 @@ TEST_F(RingCollectiveTest, AllReduceScheduleSendsEachChunkOncePerStep)
     WorkloadOp start;
     start.kind = WorkloadOp::DELAY;
     const uint32_t s0 = wl.AddOp(start);
-    CreateCollectiveAlgorithm("ring")->Build(wl, gi, s0);
+    const std::vector<uint32_t> done = CreateCollectiveAlgorithm("ring")->Build(wl, gi, {s0});
     wl.Finalize();
-    // 2(P-1) steps x P sends, plus the start op.
-    ASSERT_EQ(wl.GetOps().size(), 1u + 2 * (p - 1) * p);
+    // 2(P-1) steps x P sends, plus the start op and one "done" op per rank.
+    ASSERT_EQ(wl.GetOps().size(), 1u + 2 * (p - 1) * p + p);
+    ASSERT_EQ(done.size(), p);
     std::map<uint32_t, uint64_t> sent;
     for (uint32_t i = 1; i < wl.GetOps().size(); ++i)
     {
         const WorkloadOp& op = wl.GetOps()[i];
-        EXPECT_EQ(op.kind, WorkloadOp::SEND);
+        if (op.kind == WorkloadOp::DELAY)
+        {
+            EXPECT_NE(std::find(done.begin(), done.end(), i), done.end());
+            EXPECT_EQ(wl.GetInDegree(i), 2u); // last message in, own last message out
+            continue;
+        }
         sent[op.rank] += op.bytes;
         // successor in the given ring order
         const std::map<uint32_t, uint32_t> next{{3, 1}, {1, 0}, {0, 2}, {2, 3}};
@@ -98,7 +105,9 @@ TEST_F(RingCollectiveTest, AllReduceMatchesFormulaF1)
             const double f1 = 2.0 * (p - 1) * c.alphaS + 2.0 * (p - 1) / p * n * c.betaSPerByte;
             EXPECT_NEAR(c.analyticS, f1, f1 * 1e-12);
             EXPECT_NEAR(c.durationS, f1, f1 * 0.02) << "P=" << p << " n=" << n;
-            EXPECT_EQ(r.flows.size(), 2u * (p - 1) * p);
+            // NCCL pipelining: every step's message is cut into 512 KiB chunks.
+            const uint64_t pieces = (perStep + (512 << 10) - 1) / (512 << 10);
+            EXPECT_EQ(r.flows.size(), 2u * (p - 1) * p * pieces);
             // busbw = algbw * 2(P-1)/P approaches the link goodput (50 GB/s * 4096/4122).
             EXPECT_NEAR(c.busbwGBps, 50.0 * 4096 / 4122, 50.0 * 0.05);
         }

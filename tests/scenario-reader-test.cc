@@ -6,10 +6,12 @@
  * \ingroup ai-fabric-tests
  * GoogleTest cases for the YAML scenario reader (yaml-scenario-reader.h):
  * the bad-input corpus in tests/bad-inputs/, every sample file under
- * topologies/, traffic/ and examples/, defaults, inline mappings and error
- * locations.
+ * topologies/, traffic/ and examples/, defaults, inline mappings, error
+ * locations, and every topology kind's keys landing in TopologySpec.
  */
 
+#include "ns3/fabric-graph.h"
+#include "ns3/fabric-topology.h"
 #include "ns3/link-profile.h"
 #include "ns3/spec-error.h"
 #include "ns3/units.h"
@@ -19,9 +21,12 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 #ifndef AI_FABRIC_SOURCE_DIR
@@ -467,6 +472,411 @@ TEST_F(ScratchDir, LeafSpineKeysAreRead)
     EXPECT_THROW(ns3::ReadTopologyFile(huge), SpecError);
 }
 
+TEST_F(ScratchDir, EveryLinkKeyOverridesItsField)
+{
+    const std::string path = Write("t.yaml",
+                                   "kind: single-switch\n"
+                                   "gpus: 4\n"
+                                   "link:\n"
+                                   "  profile: ib-ndr\n"
+                                   "  rate: 200Gbps\n"
+                                   "  mtu: 2KiB\n"
+                                   "  header_size: 20B\n"
+                                   "  segment_size: 256B\n"
+                                   "  framing_size: 20B\n"
+                                   "  message_header_size: 0B\n"
+                                   "  control_packet_size: 84B\n"
+                                   "  propagation_delay: 0ns\n"
+                                   "  switch_latency: 600ns\n"
+                                   "  nic_latency: 1us\n"
+                                   "  cut_through: true\n"
+                                   "  buffer_per_port: 2MB\n"
+                                   "  flow_control: none\n"
+                                   "  priorities: 8\n"
+                                   "  data_priority: 3\n"
+                                   "  control_priority: 6\n"
+                                   "  credit_block_size: 128B\n"
+                                   "  credits_per_lane: 0B\n"
+                                   "  pfc_reaction_time: 1.5us\n"
+                                   "  ecn_kmin: 100KB\n"
+                                   "  ecn_kmax: 400KB\n"
+                                   "  ecn_pmax: 0.2\n");
+    const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
+    const ns3::LinkProfile& l = t.link;
+    EXPECT_EQ(l.name, "ib-ndr");
+    EXPECT_EQ(l.rate.GetBitRate(), 200000000000ULL);
+    EXPECT_EQ(l.mtu, 2048U);
+    EXPECT_EQ(l.headerBytes, 20U);
+    EXPECT_EQ(l.segmentBytes, 256U);
+    EXPECT_EQ(l.framingBytes, 20U);
+    EXPECT_EQ(l.messageHeaderBytes, 0U);
+    EXPECT_EQ(l.controlPacketBytes, 84U);
+    EXPECT_EQ(l.propagationDelay, ns3::Seconds(0));
+    EXPECT_EQ(l.switchLatency, ns3::NanoSeconds(600));
+    EXPECT_EQ(l.nicLatency, ns3::MicroSeconds(1));
+    EXPECT_TRUE(l.cutThrough);
+    EXPECT_EQ(l.bufferPerPort, 2000000U);
+    EXPECT_EQ(l.flowControl, ns3::LinkProfile::FlowControl::NONE);
+    EXPECT_EQ(l.priorities, 8U);
+    EXPECT_EQ(l.dataPriority, 3U);
+    EXPECT_EQ(l.controlPriority, 6U);
+    EXPECT_EQ(l.creditBlockBytes, 128U);
+    EXPECT_EQ(l.creditsPerLane, 0U); // allowed: the link is not credit-based any more
+    EXPECT_EQ(l.pfcReactionTime, ns3::NanoSeconds(1500));
+    EXPECT_EQ(l.ecnKmin, 100000U);
+    EXPECT_EQ(l.ecnKmax, 400000U);
+    EXPECT_DOUBLE_EQ(l.ecnPmax, 0.2);
+    // 2048 B in 8 segments of 256 B: 2048 + 8 x 20 + 20 = 2228 B on the wire.
+    EXPECT_EQ(l.WireBytes(2048, false), 2228U);
+    EXPECT_FALSE(t.hasHostLink);
+    const ns3::LinkProfile* ndr = ns3::FindLinkProfile("ib-ndr");
+    ASSERT_NE(ndr, nullptr);
+    EXPECT_EQ(l.source,
+              ndr->source + "; overridden in " + path
+                  + ": rate, mtu, header_size, segment_size, framing_size, "
+                    "message_header_size, control_packet_size, propagation_delay, "
+                    "switch_latency, nic_latency, cut_through, buffer_per_port, flow_control, "
+                    "priorities, data_priority, control_priority, credit_block_size, "
+                    "credits_per_lane, pfc_reaction_time, ecn_kmin, ecn_kmax, ecn_pmax");
+}
+
+TEST_F(ScratchDir, KeysLeftOutKeepThePresetValues)
+{
+    const ns3::LinkProfile* ndr = ns3::FindLinkProfile("ib-ndr");
+    ASSERT_NE(ndr, nullptr);
+    const ns3::LinkProfile l = ns3::ReadTopologyFile(Write("t.yaml",
+                                                           "kind: single-switch\ngpus: 2\n"
+                                                           "link:\n  ecn_pmax: 1\n"))
+                                   .link;
+    EXPECT_EQ(l.ecnPmax, 1.0);
+    EXPECT_EQ(l.flowControl, ndr->flowControl);
+    EXPECT_EQ(l.creditsPerLane, ndr->creditsPerLane);
+    EXPECT_EQ(l.bufferPerPort, ndr->bufferPerPort);
+    EXPECT_EQ(l.priorities, ndr->priorities);
+    EXPECT_EQ(l.cutThrough, ndr->cutThrough);
+    EXPECT_EQ(l.segmentBytes, ndr->segmentBytes);
+    EXPECT_EQ(l.source,
+              ndr->source + "; overridden in " + (m_dir / "t.yaml").string() + ": ecn_pmax");
+}
+
+TEST_F(ScratchDir, FlowControlNamesMapToTheEnum)
+{
+    const std::vector<std::pair<std::string, ns3::LinkProfile::FlowControl>> kinds = {
+        {"none", ns3::LinkProfile::FlowControl::NONE},
+        {"credit", ns3::LinkProfile::FlowControl::CREDIT},
+        {"pfc", ns3::LinkProfile::FlowControl::PFC},
+    };
+    for (const auto& [name, kind] : kinds)
+    {
+        const std::string path
+            = Write("t.yaml",
+                    "kind: single-switch\ngpus: 2\nlink:\n  flow_control: " + name + "\n");
+        const ns3::LinkProfile l = ns3::ReadTopologyFile(path).link;
+        EXPECT_EQ(l.flowControl, kind) << name;
+        EXPECT_EQ(l.FlowControlName(), name);
+    }
+    for (const std::string bad : {"PFC", "lossless", "credits", "\"\"", "[pfc]", "true"})
+    {
+        const std::string path
+            = Write("t.yaml", "kind: single-switch\ngpus: 2\nlink:\n  flow_control: " + bad + "\n");
+        EXPECT_THROW(ns3::ReadTopologyFile(path), SpecError) << bad;
+    }
+}
+
+TEST_F(ScratchDir, CutThroughIsTrueOrFalseOnly)
+{
+    for (const auto& [text, value] : std::vector<std::pair<std::string, bool>>{{"true", true},
+                                                                               {"false", false},
+                                                                               {"\"true\"", true}})
+    {
+        const std::string path
+            = Write("t.yaml", "kind: single-switch\ngpus: 2\nlink:\n  cut_through: " + text + "\n");
+        EXPECT_EQ(ns3::ReadTopologyFile(path).link.cutThrough, value) << text;
+    }
+    // yaml-cpp reads all of these as booleans; the format does not.
+    for (const std::string bad : {"yes", "no", "on", "off", "True", "FALSE", "y", "1", "0", "~"})
+    {
+        const std::string path
+            = Write("t.yaml", "kind: single-switch\ngpus: 2\nlink:\n  cut_through: " + bad + "\n");
+        EXPECT_THROW(ns3::ReadTopologyFile(path), SpecError) << bad;
+    }
+}
+
+TEST_F(ScratchDir, EcnPmaxIsAPlainNumberFromZeroToOne)
+{
+    for (const auto& [text, value] : std::vector<std::pair<std::string, double>>{{"0", 0.0},
+                                                                                 {"1", 1.0},
+                                                                                 {"1.0", 1.0},
+                                                                                 {"0.2", 0.2},
+                                                                                 {"0.01", 0.01},
+                                                                                 {"\"0.5\"", 0.5}})
+    {
+        const std::string path
+            = Write("t.yaml", "kind: single-switch\ngpus: 2\nlink:\n  ecn_pmax: " + text + "\n");
+        EXPECT_DOUBLE_EQ(ns3::ReadTopologyFile(path).link.ecnPmax, value) << text;
+    }
+    for (const std::string bad : {"1.5",
+                                  "2",
+                                  "1.0000001",
+                                  "-0.1",
+                                  "+0.5",
+                                  ".5",
+                                  "5.",
+                                  "1e-1",
+                                  "20%",
+                                  "01",
+                                  "0.5 ",
+                                  "x",
+                                  "~"})
+    {
+        const std::string path
+            = Write("t.yaml", "kind: single-switch\ngpus: 2\nlink:\n  ecn_pmax: \"" + bad + "\"\n");
+        EXPECT_THROW(ns3::ReadTopologyFile(path), SpecError) << bad;
+    }
+}
+
+TEST_F(ScratchDir, RangesOfSingleLinkValues)
+{
+    const auto read = [this](const std::string& line) {
+        return ns3::ReadTopologyFile(
+                   Write("t.yaml", "kind: single-switch\ngpus: 2\nlink:\n  " + line + "\n"))
+            .link;
+    };
+    EXPECT_EQ(read("priorities: 16").priorities, 16U);
+    EXPECT_EQ(read("priorities: 1").priorities, 1U);
+    EXPECT_EQ(read("segment_size: 0B").segmentBytes, 0U);
+    EXPECT_EQ(read("framing_size: 0B").framingBytes, 0U);
+    EXPECT_EQ(read("message_header_size: 0B").messageHeaderBytes, 0U);
+    EXPECT_EQ(read("propagation_delay: 0s").propagationDelay, ns3::Seconds(0));
+    EXPECT_EQ(read("pfc_reaction_time: 0ns").pfcReactionTime, ns3::Seconds(0));
+    EXPECT_EQ(read("buffer_per_port: 64MiB").bufferPerPort, 64ULL << 20);
+    for (const std::string bad : {"priorities: 0",
+                                  "priorities: 17",
+                                  "priorities: 2.0",
+                                  "data_priority: 16",
+                                  "control_priority: -1",
+                                  "mtu: 0B",
+                                  "mtu: 4GiB",
+                                  "header_size: 26",
+                                  "control_packet_size: 0B",
+                                  "credit_block_size: 0B",
+                                  "buffer_per_port: 0B",
+                                  "segment_size: -256B",
+                                  "ecn_kmin: 100",
+                                  "pfc_reaction_time: 1",
+                                  "switch_latency: 100Gbps",
+                                  "rate: 0Gbps",
+                                  "profile: [ib-ndr]"})
+    {
+        EXPECT_THROW(read(bad), SpecError) << bad;
+    }
+}
+
+TEST_F(ScratchDir, ChecksBetweenLinkFieldsRunAfterAllOverrides)
+{
+    const auto read = [this](const std::string& lines) {
+        return ns3::ReadTopologyFile(
+                   Write("t.yaml", "kind: single-switch\ngpus: 2\nlink:\n" + lines))
+            .link;
+    };
+    // data_priority before priorities in the file: fine, the check sees both.
+    EXPECT_EQ(read("  data_priority: 3\n  priorities: 4\n").dataPriority, 3U);
+    EXPECT_EQ(read("  control_priority: 7\n  priorities: 8\n").controlPriority, 7U);
+    // Credits: ib-ndr's largest packet is 4096 + 26 + 16 = 4138 B, 4160 B in 64 B blocks.
+    EXPECT_EQ(read("  flow_control: credit\n  credits_per_lane: 4160B\n").creditsPerLane, 4160U);
+    EXPECT_THROW(read("  flow_control: credit\n  credits_per_lane: 4159B\n"), SpecError);
+    // A smaller MTU makes 4 KiB enough: 2048 + 42 = 2090 B, 2112 B in blocks.
+    EXPECT_EQ(read("  mtu: 2KiB\n  credits_per_lane: 4KiB\n").creditsPerLane, 4096U);
+    // Segments pay the header each: 4096 B in 16 segments of 256 B = 4096 + 16 x 26 + 16
+    // = 4528 B, 4544 B in blocks.
+    EXPECT_NO_THROW(read("  segment_size: 256B\n  credits_per_lane: 4544B\n"));
+    EXPECT_THROW(read("  segment_size: 256B\n  credits_per_lane: 4543B\n"), SpecError);
+    // 1-byte credit blocks: exactly one packet.
+    EXPECT_NO_THROW(read("  credit_block_size: 1B\n  credits_per_lane: 4138B\n"));
+    // Without credit flow control, credits_per_lane is not used.
+    EXPECT_NO_THROW(read("  flow_control: pfc\n  credits_per_lane: 0B\n"));
+    EXPECT_NO_THROW(read("  flow_control: none\n  credits_per_lane: 1B\n"));
+    // ECN: off (kmin 0) needs nothing; kmin == kmax is a step.
+    EXPECT_NO_THROW(read("  ecn_kmin: 0B\n  ecn_kmax: 0B\n"));
+    EXPECT_NO_THROW(read("  ecn_kmax: 0B\n"));
+    EXPECT_NO_THROW(read("  ecn_kmin: 30KB\n  ecn_kmax: 30KB\n"));
+    EXPECT_THROW(read("  ecn_kmin: 30KB\n"), SpecError); // the preset's kmax is below
+    EXPECT_THROW(read("  ecn_kmin: 30001B\n  ecn_kmax: 30KB\n"), SpecError);
+}
+
+TEST_F(ScratchDir, ErrorsBetweenLinkFieldsAreLocatedAtTheKeyToBlame)
+{
+    const auto where = [this](const std::string& lines) -> ns3::SpecLocation {
+        try
+        {
+            ns3::ReadTopologyFile(Write("t.yaml", "kind: single-switch\ngpus: 2\nlink:\n" + lines));
+        }
+        catch (const SpecError& e)
+        {
+            return e.Where();
+        }
+        ADD_FAILURE() << "no SpecError for " << lines;
+        return {};
+    };
+    // The key itself was given: it is to blame.
+    ns3::SpecLocation at = where("  priorities: 2\n  data_priority: 5\n");
+    EXPECT_EQ(at.line, 5);
+    EXPECT_EQ(at.column, 3);
+    // Only the MTU changed: the preset's credits no longer hold a packet; blame the MTU.
+    at = where("  profile: ib-ndr\n  mtu: 1MiB\n");
+    EXPECT_EQ(at.line, 5);
+    EXPECT_EQ(at.column, 3);
+    // Both ECN thresholds given: ecn_kmin is named first.
+    at = where("  ecn_kmax: 1KB\n  ecn_kmin: 2KB\n");
+    EXPECT_EQ(at.line, 5);
+    try
+    {
+        ns3::ReadTopologyFile(
+            Write("u.yaml", "kind: single-switch\ngpus: 2\nlink:\n  credits_per_lane: 1KiB\n"));
+        FAIL() << "no SpecError";
+    }
+    catch (const SpecError& e)
+    {
+        EXPECT_EQ(e.Message(),
+                  "credits_per_lane: credits_per_lane 1024 B is smaller than one largest packet, "
+                  "4160 B (mtu 4096 + 1 x header_size 26 + framing_size 0 + message_header_size "
+                  "16 = 4138 B, in whole 64 B credit blocks), so such a packet could never be "
+                  "sent");
+        EXPECT_EQ(e.Where().line, 4);
+        EXPECT_EQ(e.Where().column, 3);
+    }
+}
+
+TEST_F(ScratchDir, HostLinkIsRead)
+{
+    const std::string path = Write("t.yaml",
+                                   "kind: leaf-spine\n"
+                                   "leaves: 2\n"
+                                   "spines: 2\n"
+                                   "gpus_per_leaf: 2\n"
+                                   "link:\n"
+                                   "  profile: ib-ndr\n"
+                                   "host_link:\n"
+                                   "  profile: ib-ndr\n"
+                                   "  rate: 252Gbps\n"
+                                   "  segment_size: 256B\n"
+                                   "  header_size: 24B\n"
+                                   "  flow_control: none\n"
+                                   "  propagation_delay: 5ns\n");
+    const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
+    EXPECT_TRUE(t.hasHostLink);
+    EXPECT_EQ(t.hostLink.name, "ib-ndr");
+    EXPECT_EQ(t.hostLink.rate.GetBitRate(), 252000000000ULL);
+    EXPECT_EQ(t.hostLink.segmentBytes, 256U);
+    EXPECT_EQ(t.hostLink.headerBytes, 24U);
+    EXPECT_EQ(t.hostLink.flowControl, ns3::LinkProfile::FlowControl::NONE);
+    EXPECT_EQ(t.hostLink.propagationDelay, ns3::NanoSeconds(5));
+    EXPECT_NE(t.hostLink.source.find("overridden in " + path
+                                     + ": rate, header_size, segment_size, propagation_delay, "
+                                       "flow_control"),
+              std::string::npos)
+        << t.hostLink.source;
+    // The fabric link is untouched by the host link's overrides.
+    EXPECT_EQ(t.link.rate.GetBitRate(), 400000000000ULL);
+    EXPECT_EQ(t.link.segmentBytes, ns3::FindLinkProfile("ib-ndr")->segmentBytes);
+    EXPECT_EQ(t.link.source, ns3::FindLinkProfile("ib-ndr")->source);
+    EXPECT_EQ(t.gpus, 4U);
+}
+
+TEST_F(ScratchDir, HostLinkWithoutProfileDefaultsToPcieGen5)
+{
+    const std::string path = Write("t.yaml",
+                                   "kind: single-switch\n"
+                                   "gpus: 2\n"
+                                   "host_link:\n"
+                                   "  nic_latency: 100ns\n");
+    const ns3::LinkProfile* gen5 = ns3::FindLinkProfile("pcie-gen5");
+    if (gen5)
+    {
+        const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
+        EXPECT_TRUE(t.hasHostLink);
+        EXPECT_EQ(t.hostLink.name, "pcie-gen5");
+        EXPECT_EQ(t.hostLink.rate, gen5->rate);
+        EXPECT_EQ(t.hostLink.nicLatency, ns3::NanoSeconds(100));
+        const std::string empty = Write("u.yaml", "kind: single-switch\ngpus: 2\nhost_link: {}\n");
+        EXPECT_EQ(ns3::ReadTopologyFile(empty).hostLink.source, gen5->source);
+    }
+    else
+    {
+        // Without the preset there is no default: profile is required.
+        try
+        {
+            ns3::ReadTopologyFile(path);
+            FAIL() << "no SpecError";
+        }
+        catch (const SpecError& e)
+        {
+            EXPECT_NE(e.Message().find("missing required key 'profile' in host_link"),
+                      std::string::npos)
+                << e.what();
+            EXPECT_EQ(e.Where().line, 4);
+            EXPECT_EQ(e.Where().column, 3);
+        }
+    }
+}
+
+TEST_F(ScratchDir, HostLinkDataClassNeedNotExistOnTheFabricLink)
+{
+    // Traffic classes are end to end and map onto a link's lanes
+    // (FabricNetDevice::LaneOf), so any host-link class is accepted.
+    const std::string base = "kind: single-switch\ngpus: 2\nlink:\n  priorities: 4\n";
+    const std::string ok
+        = Write("ok.yaml",
+                base + "host_link:\n  profile: ib-ndr\n  priorities: 8\n  data_priority: 6\n");
+    EXPECT_EQ(ns3::ReadTopologyFile(ok).hostLink.dataPriority, 6U);
+}
+
+TEST_F(ScratchDir, EveryPresetIsAcceptedAsIsOnBothLinks)
+{
+    ASSERT_FALSE(ns3::LinkProfilePresets().empty());
+    for (const auto& p : ns3::LinkProfilePresets())
+    {
+        const std::string path = Write("t.yaml",
+                                       "kind: single-switch\ngpus: 2\nlink:\n  profile: " + p.name
+                                           + "\nhost_link:\n  profile: " + p.name + "\n");
+        try
+        {
+            const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
+            EXPECT_EQ(t.link.name, p.name);
+            EXPECT_EQ(t.hostLink.name, p.name);
+            EXPECT_EQ(t.link.source, p.source) << "no override, so no 'overridden' note";
+        }
+        catch (const SpecError& e)
+        {
+            ADD_FAILURE() << "preset " << p.name << ": " << e.what();
+        }
+    }
+}
+
+TEST_F(ScratchDir, UnknownProfileListsEveryPreset)
+{
+    for (const std::string section : {"link", "host_link"})
+    {
+        const std::string path
+            = Write("t.yaml",
+                    "kind: single-switch\ngpus: 2\n" + section + ":\n  profile: no-such-link\n");
+        try
+        {
+            ns3::ReadTopologyFile(path);
+            FAIL() << "no SpecError";
+        }
+        catch (const SpecError& e)
+        {
+            for (const auto& p : ns3::LinkProfilePresets())
+            {
+                EXPECT_NE(e.Message().find(p.name), std::string::npos) << e.what();
+            }
+            EXPECT_EQ(e.Where().line, 4);
+            EXPECT_EQ(e.Where().column, 12);
+        }
+    }
+}
+
 TEST_F(ScratchDir, StandaloneFilesGetTheirStemAsName)
 {
     const std::string topo = Write("fab.yaml", "kind: single-switch\ngpus: 2\n");
@@ -599,10 +1009,29 @@ TEST_F(ScratchDir, UnknownKeyWithoutNearMatchListsTheKnownKeys)
     catch (const SpecError& e)
     {
         EXPECT_EQ(e.Message(),
-                  "unknown key 'colour' in topology; known keys: name, kind, gpus, leaves, "
-                  "spines, gpus_per_leaf, links_per_spine, link");
+                  "unknown key 'colour' in topology; keys of kind single-switch: name, kind, "
+                  "gpus, gpus_per_server, nvlink, nvlink_switches, link, host_link");
         EXPECT_EQ(e.Where().line, 3);
         EXPECT_EQ(e.Where().column, 1);
+    }
+    // Without a valid kind, every topology key is listed.
+    const std::string noKind = Write("u.yaml", "kind: torus\ncolour: blue\n");
+    try
+    {
+        ns3::ReadTopologyFile(noKind);
+        FAIL() << "no SpecError";
+    }
+    catch (const SpecError& e)
+    {
+        EXPECT_EQ(e.Message().rfind("unknown key 'colour' in topology; known keys: name, kind, "
+                                    "gpus, leaves, spines",
+                                    0),
+                  0U)
+            << e.Message();
+        for (const char* key : {"radix", "global_links_per_spine", "nodes", "links", "host_link"})
+        {
+            EXPECT_NE(e.Message().find(key), std::string::npos) << key;
+        }
     }
 }
 
@@ -613,6 +1042,533 @@ TEST_F(ScratchDir, AbsolutePathsAreUsedAsGiven)
         = Write("s.yaml",
                 "topology: " + topo + "\ntraffic: {collectives: [{op: all-reduce, size: 3KiB}]}\n");
     EXPECT_EQ(ns3::ReadScenarioFile(path).topology.gpus, 3U);
+}
+
+// ---------------------------------------------------------------------------
+// Topology kinds: keys landing in TopologySpec
+// ---------------------------------------------------------------------------
+
+/**
+ * \brief Expect reading \p path (a topology file) to fail.
+ * \param path the file
+ * \param fragment what the message must contain
+ * \param line expected line
+ * \param column expected column
+ */
+void
+ExpectTopologyError(const std::string& path, const std::string& fragment, int line, int column)
+{
+    try
+    {
+        ns3::ReadTopologyFile(path);
+        ADD_FAILURE() << path << ": no SpecError (expected '" << fragment << "')";
+    }
+    catch (const SpecError& e)
+    {
+        EXPECT_NE(e.Message().find(fragment), std::string::npos)
+            << "expected '" << fragment << "' in: " << e.what();
+        EXPECT_EQ(e.Where().line, line) << e.what();
+        EXPECT_EQ(e.Where().column, column) << e.what();
+    }
+}
+
+TEST_F(ScratchDir, LeafSpineSizedByRadixAndRatio)
+{
+    const std::string path = Write("t.yaml",
+                                   "kind: leaf-spine\n"
+                                   "radix: 16\n"
+                                   "oversubscription: \"3:1\"\n"
+                                   "gpus_per_server: 4\n");
+    const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
+    EXPECT_EQ(t.radix, 16U);
+    EXPECT_EQ(t.oversubscription.numerator, 3U);
+    EXPECT_EQ(t.oversubscription.denominator, 1U);
+    EXPECT_EQ(t.gpusPerServer, 4U);
+    EXPECT_FALSE(t.hasNvlink);
+    EXPECT_EQ(t.leaves, 0U); // derived by the generator, not filled in
+    EXPECT_EQ(t.gpus, 192U); // 16 leaves x 12 GPUs (FACTS.md 1.2, k = 16 at 3:1)
+
+    // Explicit port counts.
+    const std::string ports = Write("p.yaml",
+                                    "kind: leaf-spine\n"
+                                    "gpus_per_leaf: 8\n"
+                                    "uplinks: 4\n"
+                                    "leaves: 3\n"
+                                    "links_per_spine: 2\n");
+    const ns3::TopologySpec p = ns3::ReadTopologyFile(ports);
+    EXPECT_EQ(p.gpusPerLeaf, 8U);
+    EXPECT_EQ(p.uplinks, 4U);
+    EXPECT_EQ(p.leaves, 3U);
+    EXPECT_EQ(p.linksPerSpine, 2U);
+    EXPECT_EQ(p.gpus, 24U);
+}
+
+TEST_F(ScratchDir, RatiosAreParsedAndReduced)
+{
+    // text, numerator, denominator, GPUs of 2 leaves of radix 20 (down = 20 D / (D + U)).
+    const std::vector<std::tuple<std::string, uint32_t, uint32_t, uint32_t>> cases = {
+        {"\"3:1\"", 3, 1, 30},
+        {"3:1", 3, 1, 30},
+        {"\"6:2\"", 3, 1, 30},
+        {"\"3:2\"", 3, 2, 24},
+        {"3", 3, 1, 30},
+        {"\"1:1\"", 1, 1, 20},
+    };
+    for (const auto& [text, num, den, gpus] : cases)
+    {
+        const std::string path
+            = Write("t.yaml",
+                    "kind: leaf-spine\nradix: 20\nleaves: 2\noversubscription: " + text + "\n");
+        const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
+        EXPECT_EQ(t.oversubscription.numerator, num) << text;
+        EXPECT_EQ(t.oversubscription.denominator, den) << text;
+        EXPECT_EQ(t.gpus, gpus) << text;
+    }
+    for (const std::string bad :
+         {"\"3:0\"", "\"0:1\"", "\"3:\"", "three", "\"-3:1\"", "\"3:1:1\"", "[3, 1]"})
+    {
+        const std::string path
+            = Write("b.yaml", "kind: leaf-spine\nradix: 20\noversubscription: " + bad + "\n");
+        ExpectTopologyError(path, "oversubscription: ", 3, 19);
+    }
+}
+
+TEST_F(ScratchDir, FatTreeKeysAreRead)
+{
+    const std::string path = Write("t.yaml",
+                                   "kind: fat-tree\n"
+                                   "radix: 4\n"
+                                   "oversubscription: \"1:1\"\n"
+                                   "spine_oversubscription: \"1:1\"\n"
+                                   "gpus_per_leaf: 2\n"
+                                   "spines_per_pod: 2\n"
+                                   "leaves_per_pod: 2\n"
+                                   "spine_uplinks: 2\n"
+                                   "pods: 4\n"
+                                   "cores: 4\n"
+                                   "gpus_per_server: 2\n"
+                                   "nvlink: {}\n"
+                                   "nvlink_switches: 2\n"
+                                   "host_link: {profile: pcie-gen5}\n");
+    const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
+    EXPECT_EQ(t.kind, "fat-tree");
+    EXPECT_EQ(t.radix, 4U);
+    EXPECT_EQ(t.oversubscription.numerator, 1U);
+    EXPECT_EQ(t.spineOversubscription.numerator, 1U);
+    EXPECT_EQ(t.spineOversubscription.denominator, 1U);
+    EXPECT_EQ(t.gpusPerLeaf, 2U);
+    EXPECT_EQ(t.spinesPerPod, 2U);
+    EXPECT_EQ(t.leavesPerPod, 2U);
+    EXPECT_EQ(t.spineUplinks, 2U);
+    EXPECT_EQ(t.pods, 4U);
+    EXPECT_EQ(t.cores, 4U);
+    EXPECT_EQ(t.gpusPerServer, 2U);
+    EXPECT_TRUE(t.hasNvlink);
+    EXPECT_EQ(t.nvlinkProfile.name, "nvlink4"); // `nvlink: {}` = the default preset
+    EXPECT_EQ(t.nvlinkSwitches, 2U);
+    EXPECT_TRUE(t.hasHostLink);
+    EXPECT_EQ(t.hostLink.name, "pcie-gen5");
+    EXPECT_EQ(t.gpus, 16U); // 4 pods x 2 leaves x 2 GPUs
+
+    // The k-ary fat-tree from the radix alone (FACTS.md 1.1): k^3/4 GPUs.
+    EXPECT_EQ(ns3::ReadTopologyFile(Write("k.yaml", "kind: fat-tree\nradix: 8\n")).gpus, 128U);
+}
+
+TEST_F(ScratchDir, RailKeysAreRead)
+{
+    const std::string path = Write("t.yaml",
+                                   "kind: rail-optimized\n"
+                                   "sus: 2\n"
+                                   "servers_per_su: 4\n"
+                                   "gpus_per_server: 4\n"
+                                   "rail_uplinks: 4\n"
+                                   "radix: 12\n"
+                                   "spines_per_su: 2\n"
+                                   "spine_oversubscription: \"2:1\"\n"
+                                   "spine_uplinks: 4\n"
+                                   "cores: 4\n"
+                                   "nvlink:\n"
+                                   "  profile: nvlink4\n"
+                                   "  rate: 1800Gbps\n"
+                                   "nvlink_switches: 2\n");
+    const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
+    EXPECT_EQ(t.sus, 2U);
+    EXPECT_EQ(t.serversPerSu, 4U);
+    EXPECT_EQ(t.gpusPerServer, 4U);
+    EXPECT_EQ(t.railUplinks, 4U);
+    EXPECT_EQ(t.radix, 12U);
+    EXPECT_EQ(t.spinesPerSu, 2U);
+    EXPECT_EQ(t.spineOversubscription.numerator, 2U);
+    EXPECT_EQ(t.spineUplinks, 4U);
+    EXPECT_EQ(t.cores, 4U);
+    EXPECT_TRUE(t.hasNvlink);
+    EXPECT_EQ(t.nvlinkProfile.name, "nvlink4");
+    EXPECT_EQ(t.nvlinkProfile.rate.GetBitRate(), 1800000000000ULL);
+    EXPECT_NE(t.nvlinkProfile.source.find("overridden in"), std::string::npos);
+    EXPECT_EQ(t.nvlinkSwitches, 2U);
+    EXPECT_EQ(t.gpus, 32U); // 4 GPUs x 4 servers x 2 SUs
+
+    const std::string shared = Write("s.yaml",
+                                     "kind: rail-optimized\n"
+                                     "sus: 2\n"
+                                     "servers_per_su: 4\n"
+                                     "gpus_per_server: 2\n"
+                                     "oversubscription: \"2:1\"\n"
+                                     "radix: 6\n"
+                                     "spines: 2\n");
+    const ns3::TopologySpec s = ns3::ReadTopologyFile(shared);
+    EXPECT_EQ(s.spines, 2U);
+    EXPECT_EQ(s.oversubscription.numerator, 2U);
+    EXPECT_FALSE(s.hasNvlink);
+    EXPECT_EQ(s.gpus, 16U);
+
+    const std::string railOnly = Write("r.yaml",
+                                       "kind: rail-only\n"
+                                       "sus: 2\n"
+                                       "servers_per_su: 4\n"
+                                       "gpus_per_server: 4\n"
+                                       "oversubscription: \"2:1\"\n"
+                                       "radix: 6\n"
+                                       "rail_uplinks: 2\n"
+                                       "spines: 2\n"
+                                       "nvlink_switches: 2\n");
+    const ns3::TopologySpec r = ns3::ReadTopologyFile(railOnly);
+    EXPECT_EQ(r.kind, "rail-only");
+    EXPECT_EQ(r.spines, 2U);
+    EXPECT_EQ(r.railUplinks, 2U);
+    EXPECT_EQ(r.nvlinkSwitches, 2U); // NVLink is implied; no `nvlink` key needed
+    EXPECT_EQ(r.gpus, 32U);
+
+    // The defaults: one DGX H100 SU (FACTS.md 1.3), 256 GPUs.
+    EXPECT_EQ(ns3::ReadTopologyFile(Write("d.yaml", "kind: rail-optimized\n")).gpus, 256U);
+    EXPECT_EQ(ns3::ReadTopologyFile(Write("o.yaml", "kind: rail-only\n")).gpus, 256U);
+}
+
+TEST_F(ScratchDir, DragonflyPlusKeysAreRead)
+{
+    const std::string path = Write("t.yaml",
+                                   "kind: dragonfly-plus\n"
+                                   "groups: 4\n"
+                                   "leaves_per_group: 2\n"
+                                   "spines_per_group: 3\n"
+                                   "gpus_per_leaf: 3\n"
+                                   "global_links_per_spine: 2\n"
+                                   "radix: 6\n"
+                                   "gpus_per_server: 3\n"
+                                   "nvlink: true\n");
+    const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
+    EXPECT_EQ(t.groups, 4U);
+    EXPECT_EQ(t.leavesPerGroup, 2U);
+    EXPECT_EQ(t.spinesPerGroup, 3U);
+    EXPECT_EQ(t.gpusPerLeaf, 3U);
+    EXPECT_EQ(t.globalLinksPerSpine, 2U);
+    EXPECT_EQ(t.radix, 6U);
+    EXPECT_EQ(t.gpusPerServer, 3U);
+    EXPECT_TRUE(t.hasNvlink);
+    EXPECT_EQ(t.nvlinkProfile.rate.GetBitRate(), 0U); // `true`: the generator's default
+    EXPECT_EQ(t.gpus, 24U);
+}
+
+TEST_F(ScratchDir, NvlinkDomainAndNvlinkValuesAreRead)
+{
+    const ns3::TopologySpec t = ns3::ReadTopologyFile(Write("t.yaml",
+                                                            "kind: nvlink-domain\n"
+                                                            "gpus_per_server: 72\n"
+                                                            "nvlink_switches: 18\n"
+                                                            "nvlink:\n"
+                                                            "  profile: nvlink5\n"));
+    EXPECT_EQ(t.gpusPerServer, 72U);
+    EXPECT_EQ(t.nvlinkSwitches, 18U);
+    EXPECT_EQ(t.nvlinkProfile.name, "nvlink5");
+    EXPECT_EQ(t.gpus, 72U);
+    // `nvlink: false` on a kind where it is optional: no domains.
+    const ns3::TopologySpec off = ns3::ReadTopologyFile(
+        Write("f.yaml", "kind: single-switch\ngpus: 16\ngpus_per_server: 8\nnvlink: false\n"));
+    EXPECT_FALSE(off.hasNvlink);
+    EXPECT_EQ(off.gpusPerServer, 8U);
+    const ns3::TopologySpec on = ns3::ReadTopologyFile(
+        Write("n.yaml", "kind: single-switch\ngpus: 16\ngpus_per_server: 8\nnvlink: true\n"));
+    EXPECT_TRUE(on.hasNvlink);
+    EXPECT_EQ(on.gpus, 16U);
+}
+
+TEST_F(ScratchDir, CustomNodesAndLinksAreRead)
+{
+    const std::string path = Write("t.yaml",
+                                   "kind: custom\n"
+                                   "link:\n"
+                                   "  profile: roce-400g\n"
+                                   "  mtu: 1024B\n"
+                                   "nodes:\n"
+                                   "  - {name: g0, kind: gpu}\n"
+                                   "  - name: g1\n"
+                                   "    kind: gpu\n"
+                                   "  - {name: n1, kind: nic}\n"
+                                   "  - {name: leaf, kind: switch}\n"
+                                   "  - {name: nvsw, kind: switch, tier: 0}\n"
+                                   "links:\n"
+                                   "  - {a: g0, b: leaf}\n"
+                                   "  - {a: g1, b: n1, link: {profile: pcie-gen5}}\n"
+                                   "  - a: n1\n"
+                                   "    b: leaf\n"
+                                   "    link:\n"
+                                   "      rate: 800Gbps\n"
+                                   "  - {a: g0, b: nvsw, link: {profile: nvlink4}}\n"
+                                   "  - {a: g1, b: nvsw, link: {profile: nvlink4}}\n");
+    const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
+    ASSERT_EQ(t.customNodes.size(), 5U);
+    EXPECT_EQ(t.customNodes[0].name, "g0");
+    EXPECT_EQ(t.customNodes[0].kind, "gpu");
+    EXPECT_EQ(t.customNodes[0].where.line, 6);
+    EXPECT_EQ(t.customNodes[0].where.column, 5);
+    EXPECT_EQ(t.customNodes[1].name, "g1");
+    EXPECT_EQ(t.customNodes[1].where.line, 7);
+    EXPECT_EQ(t.customNodes[1].where.column, 5);
+    EXPECT_EQ(t.customNodes[2].kind, "nic");
+    EXPECT_EQ(t.customNodes[3].kind, "switch");
+    EXPECT_EQ(t.customNodes[3].tier, 1U); // the default tier of a switch
+    EXPECT_EQ(t.customNodes[4].tier, 0U);
+    EXPECT_EQ(t.customNodes[0].where.file, path);
+    ASSERT_EQ(t.customLinks.size(), 5U);
+    EXPECT_EQ(t.customLinks[0].a, "g0");
+    EXPECT_EQ(t.customLinks[0].b, "leaf");
+    EXPECT_FALSE(t.customLinks[0].hasProfile);
+    EXPECT_EQ(t.customLinks[0].where.line, 13);
+    EXPECT_EQ(t.customLinks[0].where.column, 5);
+    EXPECT_TRUE(t.customLinks[1].hasProfile);
+    EXPECT_EQ(t.customLinks[1].profile.name, "pcie-gen5");
+    // A link mapping without `profile` modifies the topology's link, overrides included.
+    EXPECT_TRUE(t.customLinks[2].hasProfile);
+    EXPECT_EQ(t.customLinks[2].profile.name, "roce-400g");
+    EXPECT_EQ(t.customLinks[2].profile.mtu, 1024U);
+    EXPECT_EQ(t.customLinks[2].profile.rate.GetBitRate(), 800000000000ULL);
+    EXPECT_EQ(t.customLinks[2].where.line, 15);
+    EXPECT_EQ(t.link.rate.GetBitRate(), 400000000000ULL);
+    EXPECT_EQ(t.gpus, 2U);
+
+    // The generator classifies the links by technology and ends.
+    const ns3::FabricGraph g = ns3::BuildFabricGraph(t);
+    EXPECT_EQ(g.GetLinks()[1].kind, ns3::FabricGraph::LinkKind::HOST);
+    EXPECT_EQ(g.GetLinks()[3].kind, ns3::FabricGraph::LinkKind::NVLINK);
+}
+
+/// Minimal valid topology of every kind. A kind added to TopologyKindNames() must be
+/// wired into the reader and added here.
+TEST_F(ScratchDir, EveryKindOfTheGeneratorsIsRead)
+{
+    const std::map<std::string, std::pair<std::string, uint32_t>> minimal = {
+        {"single-switch", {"gpus: 4\n", 4}},
+        {"leaf-spine", {"leaves: 2\nspines: 1\ngpus_per_leaf: 2\n", 4}},
+        {"fat-tree", {"radix: 4\n", 16}},
+        {"rail-optimized", {"servers_per_su: 2\ngpus_per_server: 2\n", 4}},
+        {"rail-only", {"servers_per_su: 2\ngpus_per_server: 2\n", 4}},
+        {"dragonfly-plus",
+         {"groups: 3\nleaves_per_group: 1\nspines_per_group: 1\ngpus_per_leaf: 2\n"
+          "global_links_per_spine: 2\n",
+          6}},
+        {"nvlink-domain", {"gpus_per_server: 4\n", 4}},
+        {"custom",
+         {"nodes: [{name: a, kind: gpu}, {name: b, kind: gpu}]\nlinks: [{a: a, b: b}]\n", 2}},
+    };
+    for (const auto& kind : ns3::TopologyKindNames())
+    {
+        const auto it = minimal.find(kind);
+        ASSERT_NE(it, minimal.end()) << "no minimal topology for kind " << kind;
+        const std::string path = Write(kind + ".yaml", "kind: " + kind + "\n" + it->second.first);
+        try
+        {
+            const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
+            EXPECT_EQ(t.kind, kind);
+            EXPECT_EQ(t.gpus, it->second.second) << kind;
+        }
+        catch (const SpecError& e)
+        {
+            ADD_FAILURE() << kind << ": " << e.what();
+        }
+    }
+    // And the kind list in the error is TopologyKindNames().
+    try
+    {
+        ns3::ReadTopologyFile(Write("x.yaml", "kind: torus\n"));
+        FAIL() << "no SpecError";
+    }
+    catch (const SpecError& e)
+    {
+        std::string known;
+        for (const auto& k : ns3::TopologyKindNames())
+        {
+            known += (known.empty() ? "" : ", ") + k;
+        }
+        EXPECT_NE(e.Message().find("known: " + known), std::string::npos) << e.Message();
+    }
+}
+
+TEST_F(ScratchDir, KeysOfOtherKindsAreRejectedNamingTheKind)
+{
+    const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+        {"kind: single-switch\ngpus: 4\n",
+         "radix: 8\n",
+         "'radix' applies only to kinds leaf-spine, fat-tree, rail-optimized, rail-only, "
+         "dragonfly-plus, not single-switch"},
+        {"kind: fat-tree\nradix: 4\n",
+         "leaves: 2\n",
+         "'leaves' applies only to kind leaf-spine, not fat-tree"},
+        {"kind: leaf-spine\nleaves: 2\nspines: 1\ngpus_per_leaf: 2\n",
+         "pods: 2\n",
+         "'pods' applies only to kind fat-tree, not leaf-spine"},
+        {"kind: rail-only\n",
+         "spines_per_su: 2\n",
+         "'spines_per_su' applies only to kind rail-optimized, not rail-only"},
+        {"kind: fat-tree\nradix: 4\n",
+         "sus: 2\n",
+         "'sus' applies only to kinds rail-optimized, rail-only, not fat-tree"},
+        {"kind: nvlink-domain\ngpus_per_server: 8\n", "radix: 8\n", "not nvlink-domain"},
+        {"kind: dragonfly-plus\ngroups: 3\nleaves_per_group: 1\nspines_per_group: 1\n"
+         "gpus_per_leaf: 2\nglobal_links_per_spine: 2\n",
+         "gpus: 6\n",
+         "'gpus' does not apply to kind dragonfly-plus: its GPU count is groups"},
+        {"kind: custom\nnodes: [{name: a, kind: gpu}, {name: b, kind: gpu}]\n"
+         "links: [{a: a, b: b}]\n",
+         "nvlink: true\n",
+         "'nvlink' does not apply to kind custom"},
+        {"kind: custom\nnodes: [{name: a, kind: gpu}, {name: b, kind: gpu}]\n"
+         "links: [{a: a, b: b}]\n",
+         "gpus_per_server: 2\n",
+         "'gpus_per_server' does not apply to kind custom"},
+        {"kind: single-switch\ngpus: 4\n",
+         "nodes: []\n",
+         "'nodes' applies only to kind custom, not single-switch"},
+    };
+    for (const auto& [base, key, fragment] : cases)
+    {
+        const std::string path = Write("t.yaml", base + key);
+        const int line = static_cast<int>(std::count(base.begin(), base.end(), '\n')) + 1;
+        ExpectTopologyError(path, fragment, line, 1);
+    }
+}
+
+TEST_F(ScratchDir, GeneratorErrorsAreLocatedAtTheKeyTheyName)
+{
+    // The ratio the radix cannot realise: at `oversubscription`, not the mapping.
+    ExpectTopologyError(Write("r.yaml", "kind: leaf-spine\nradix: 30\noversubscription: \"3:1\"\n"),
+                        "leaf oversubscription 3:1 needs a radix divisible by 4",
+                        3,
+                        1);
+    // "spine oversubscription" names spine_oversubscription, not oversubscription.
+    ExpectTopologyError(Write("s.yaml",
+                              "kind: fat-tree\nradix: 8\noversubscription: \"3:1\"\n"
+                              "spine_oversubscription: \"2:1\"\n"),
+                        "spine oversubscription 2:1",
+                        4,
+                        1);
+    // Ports beyond the radix: at `radix`.
+    ExpectTopologyError(
+        Write("p.yaml", "kind: leaf-spine\ngpus_per_leaf: 12\nuplinks: 8\nradix: 16\nleaves: 2\n"),
+        "more than the radix 16",
+        4,
+        1);
+    // A message naming no key the file gives: at the topology mapping (inline too).
+    const std::string scenario = Write("sc.yaml",
+                                       "topology:\n"
+                                       "  kind: leaf-spine\n"
+                                       "  leaves: 1\n"
+                                       "  spines: 1\n"
+                                       "  gpus_per_leaf: 1\n"
+                                       "traffic: {collectives: [{op: all-reduce, size: 1MiB}]}\n");
+    try
+    {
+        ns3::ReadScenarioFile(scenario);
+        FAIL() << "no SpecError";
+    }
+    catch (const SpecError& e)
+    {
+        EXPECT_EQ(e.Message(), "a leaf-spine topology needs at least 2 GPUs");
+        EXPECT_EQ(e.Where().file, scenario);
+        EXPECT_EQ(e.Where().line, 2);
+        EXPECT_EQ(e.Where().column, 3);
+    }
+    // Errors at a custom entry keep the entry's location.
+    ExpectTopologyError(Write("c.yaml",
+                              "kind: custom\n"
+                              "nodes:\n"
+                              "  - {name: a, kind: gpu}\n"
+                              "  - {name: b, kind: gpu}\n"
+                              "links:\n"
+                              "  - {a: a, b: b}\n"
+                              "  - {a: b, b: b}\n"),
+                        "link b - b connects a node to itself",
+                        7,
+                        5);
+}
+
+TEST_F(ScratchDir, RanksAreCheckedAgainstTheGraphOfEveryKind)
+{
+    const std::string ok = Write("ok.yaml",
+                                 "topology: {kind: fat-tree, radix: 4}\n"
+                                 "traffic: {collectives: [{op: all-reduce, size: 1MiB, "
+                                 "ranks: [0, 15]}]}\n");
+    EXPECT_EQ(ns3::ReadScenarioFile(ok).topology.gpus, 16U);
+    const std::string bad = Write("bad.yaml",
+                                  "topology: {kind: nvlink-domain, gpus_per_server: 8}\n"
+                                  "traffic: {collectives: [{op: all-reduce, size: 1MiB, "
+                                  "ranks: [0, 8]}]}\n");
+    try
+    {
+        ns3::ReadScenarioFile(bad);
+        FAIL() << "no SpecError";
+    }
+    catch (const SpecError& e)
+    {
+        EXPECT_NE(e.Message().find("has 8 GPUs (indices 0 to 7)"), std::string::npos)
+            << e.Message();
+    }
+}
+
+TEST_F(ScratchDir, TopologyKeysInTheScenarioSayWhereTheyBelong)
+{
+    const std::string path = Write("s.yaml",
+                                   "radix: 8\n"
+                                   "topology: {kind: fat-tree, radix: 4}\n"
+                                   "traffic: {collectives: [{op: all-reduce, size: 1MiB}]}\n");
+    try
+    {
+        ns3::ReadScenarioFile(path);
+        FAIL() << "no SpecError";
+    }
+    catch (const SpecError& e)
+    {
+        EXPECT_EQ(e.Message(), "unknown key 'radix' in scenario; 'radix' belongs in the topology");
+    }
+}
+
+TEST_F(ScratchDir, TopologyOrScenarioFileGivesTheTopology)
+{
+    const std::string topo = Write("t/ft.yaml", "kind: fat-tree\nradix: 4\n");
+    const ns3::TopologySpec direct = ns3::ReadTopologyOrScenarioFile(topo);
+    EXPECT_EQ(direct.kind, "fat-tree");
+    EXPECT_EQ(direct.name, "ft");
+    EXPECT_EQ(direct.gpus, 16U);
+    const std::string byPath = Write("s.yaml",
+                                     "topology: t/ft.yaml\n"
+                                     "traffic: {collectives: [{op: all-reduce, size: 1MiB}]}\n");
+    EXPECT_EQ(ns3::ReadTopologyOrScenarioFile(byPath).name, "ft");
+    EXPECT_EQ(ns3::ReadTopologyOrScenarioFile(byPath).gpus, 16U);
+    const std::string inlined = Write("i.yaml",
+                                      "topology: {kind: single-switch, gpus: 6}\n"
+                                      "traffic: {collectives: [{op: all-reduce, size: 1MiB}]}\n");
+    EXPECT_EQ(ns3::ReadTopologyOrScenarioFile(inlined).gpus, 6U);
+    EXPECT_EQ(ns3::ReadTopologyOrScenarioFile(inlined).name, "i-topology");
+    // A scenario without traffic is reported as a scenario.
+    const std::string noTraffic = Write("n.yaml", "topology: t/ft.yaml\n");
+    try
+    {
+        ns3::ReadTopologyOrScenarioFile(noTraffic);
+        FAIL() << "no SpecError";
+    }
+    catch (const SpecError& e)
+    {
+        EXPECT_EQ(e.Message(), "missing required key 'traffic' in scenario");
+    }
 }
 
 TEST(SpecLocation, FormatsWhatIsKnown)

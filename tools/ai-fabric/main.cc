@@ -4,6 +4,8 @@
  * ai-fabric: the command-line tool.
  *
  *   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--quiet]
+ *   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
+ *   ai-fabric profiles [NAME]
  *   ai-fabric --help | --version
  *
  * Exit status: 0 success; 1 internal error; 2 bad input (scenario files or
@@ -11,16 +13,24 @@
  * invariant (results are written and marked "complete"/"valid": false).
  */
 
+#include "ns3/fabric-graph.h"
+#include "ns3/link-profile.h"
 #include "ns3/nstime.h"
 #include "ns3/results-writer.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/spec-error.h"
+#include "ns3/topology-analyzer.h"
+#include "ns3/units.h"
 #include "ns3/yaml-scenario-reader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
+#include <map>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -42,6 +52,8 @@ const char* const USAGE
 
 Usage:
   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--quiet]
+  ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
+  ai-fabric profiles [NAME]
   ai-fabric --help
   ai-fabric --version
 
@@ -49,16 +61,30 @@ Commands:
   run        Build the scenario's fabric, run its traffic packet by packet, and
              write DIR/summary.json, DIR/flows.csv and DIR/ports.csv; print a
              summary table.
+  analyze    Build the fabric of a topology file (or of a scenario file's
+             topology) without simulating it and print its analysis: counts
+             per tier and link class, oversubscription per tier, diameter and
+             equal-cost paths, and bisection bandwidth by the kind's formula,
+             by max-flow on the same split, and the worst balanced split found.
+  profiles   List the link-profile presets (rate, MTU, overhead, flow control,
+             switch latency, goodput per payload size); with NAME, show every
+             field of that preset with its source.
 
 Options for run:
   --out DIR  Results directory (default: results/<scenario name>).
   --seed N   Override the scenario's seed (an integer >= 1).
   --quiet    No progress line and no table; errors are still printed.
 
+Options for analyze:
+  --json FILE  Also write the analysis as JSON (bandwidths in Gb/s, one direction).
+  --dot FILE   Also write the graph in Graphviz DOT (scripts/render-dot FILE
+               draws it as PNG).
+
 Exit status: 0 success, 1 internal error, 2 bad input (nothing written),
 3 the run hit its stop_time before every message arrived, or broke an
 invariant (e.g. a drop on a lossless fabric); results are written and marked.
-See docs/scenario-format.md and docs/results-format.md.
+See docs/scenario-format.md, docs/topologies.md, docs/results-format.md and
+docs/link-profiles.md.
 )";
 
 int
@@ -183,6 +209,353 @@ Run(const std::vector<std::string>& args)
     return EXIT_OK;
 }
 
+/**
+ * \brief Check that an output file of 'analyze' can be created: its directory exists.
+ * \param option the option naming it, for messages
+ * \param path the file
+ * \param[out] message what is wrong, if anything
+ * \return true if the directory exists
+ */
+bool
+OutputDirectoryExists(const std::string& option, const std::string& path, std::string& message)
+{
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+    {
+        message = option + " " + path + ": is a directory; name a file";
+        return false;
+    }
+    if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+    {
+        message = option + " " + path + ": directory '" + parent.string() + "' does not exist";
+        return false;
+    }
+    return true;
+}
+
+/**
+ * \brief The 'analyze' command: read a topology (or a scenario's), build its graph,
+ * analyze it, print the report and write the JSON and DOT files asked for. Nothing is
+ * written unless the input is good (the writers go through FILE.tmp and a rename).
+ * \param args the arguments after 'analyze'
+ * \return exit status
+ */
+int
+Analyze(const std::vector<std::string>& args)
+{
+    std::string topologyPath;
+    std::string jsonPath;
+    std::string dotPath;
+    for (std::size_t i = 0; i < args.size(); ++i)
+    {
+        const std::string& a = args[i];
+        if (a == "--json" || a == "--dot")
+        {
+            if (i + 1 >= args.size() || args[i + 1].empty())
+            {
+                return UsageError("option " + a + " needs a file name");
+            }
+            (a == "--json" ? jsonPath : dotPath) = args[++i];
+        }
+        else if (!a.empty() && a[0] == '-')
+        {
+            return UsageError("unknown option '" + a + "' for 'analyze'");
+        }
+        else if (topologyPath.empty())
+        {
+            topologyPath = a;
+        }
+        else
+        {
+            return UsageError("'analyze' takes one topology file; '" + a + "' is one too many");
+        }
+    }
+    if (topologyPath.empty())
+    {
+        return UsageError("'analyze' needs a topology file: ai-fabric analyze TOPOLOGY.yaml");
+    }
+    if (!jsonPath.empty() && jsonPath == dotPath)
+    {
+        return UsageError("--json and --dot name the same file '" + jsonPath + "'");
+    }
+    std::string message;
+    if ((!jsonPath.empty() && !OutputDirectoryExists("--json", jsonPath, message))
+        || (!dotPath.empty() && !OutputDirectoryExists("--dot", dotPath, message)))
+    {
+        return UsageError(message);
+    }
+
+    const ns3::TopologySpec spec = ns3::ReadTopologyOrScenarioFile(topologyPath);
+    const ns3::FabricGraph graph = ns3::BuildFabricGraph(spec);
+    const ns3::TopologyReport report = ns3::AnalyzeTopology(graph, spec);
+    ns3::PrintTopologyReport(report, std::cout);
+    if (!jsonPath.empty())
+    {
+        ns3::WriteTopologyJson(report, jsonPath);
+        std::cout << "json: " << jsonPath << "\n";
+    }
+    if (!dotPath.empty())
+    {
+        ns3::WriteDot(graph, dotPath);
+        std::cout << "dot: " << dotPath << "\n";
+    }
+    return EXIT_OK;
+}
+
+/// Payload sizes the profile table reports goodput for, bytes (the MTU is added).
+const std::vector<uint32_t> TABLE_PAYLOADS = {256, 1024, 4096};
+
+/**
+ * \param value a number
+ * \param decimals digits after the point
+ * \return the number in fixed notation
+ */
+std::string
+Fixed(double value, int decimals)
+{
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(decimals) << value;
+    return s.str();
+}
+
+/**
+ * \param p a profile
+ * \param payload payload bytes of one packet
+ * \return "GB/s (efficiency %)" of a long stream of such packets
+ */
+std::string
+GoodputCell(const ns3::LinkProfile& p, uint32_t payload)
+{
+    const double efficiency = static_cast<double>(payload) / p.WireBytes(payload, false);
+    const double gbytesPerS = p.rate.GetBitRate() * efficiency / 8e9;
+    return Fixed(gbytesPerS, 2) + " (" + Fixed(100 * efficiency, 1) + "%)";
+}
+
+/**
+ * \param p a profile
+ * \return the overhead of an MTU packet: header x segments + framing, e.g. "16x48=768 B"
+ */
+std::string
+OverheadText(const ns3::LinkProfile& p)
+{
+    const uint64_t total = p.WireBytes(p.mtu, false) - p.mtu;
+    const uint64_t segments
+        = (p.segmentBytes == 0) ? 1 : (p.mtu + p.segmentBytes - 1) / p.segmentBytes;
+    std::string text = (segments == 1)
+                           ? std::to_string(p.headerBytes)
+                           : std::to_string(segments) + "x" + std::to_string(p.headerBytes);
+    if (p.framingBytes > 0)
+    {
+        text += "+" + std::to_string(p.framingBytes);
+    }
+    if (segments > 1 || p.framingBytes > 0)
+    {
+        text += "=" + std::to_string(total);
+    }
+    return text + " B";
+}
+
+/**
+ * \brief Split a preset's source text into its summary and per-field notes.
+ * \param source "summary; key: note; key: note; ..." (see link-profile.cc)
+ * \param summary set to the parts that name no field
+ * \return the notes by YAML key
+ */
+std::map<std::string, std::string>
+SourceNotes(const std::string& source, std::string& summary)
+{
+    std::map<std::string, std::string> notes;
+    std::size_t start = 0;
+    while (start < source.size())
+    {
+        std::size_t end = source.find("; ", start);
+        if (end == std::string::npos)
+        {
+            end = source.size();
+        }
+        const std::string part = source.substr(start, end - start);
+        const std::size_t colon = part.find(": ");
+        const std::string key = (colon == std::string::npos) ? "" : part.substr(0, colon);
+        if (!key.empty()
+            && key.find_first_not_of("abcdefghijklmnopqrstuvwxyz_") == std::string::npos)
+        {
+            notes[key] = part.substr(colon + 2);
+        }
+        else if (!part.empty())
+        {
+            summary += (summary.empty() ? "" : "; ") + part;
+        }
+        start = end + 2;
+    }
+    return notes;
+}
+
+/**
+ * \brief Print the table of every preset.
+ * \param os the stream
+ */
+void
+PrintProfileTable(std::ostream& os)
+{
+    const auto& presets = ns3::LinkProfilePresets();
+    os << "Link profiles (rates per direction; GB = 1e9 bytes). Override any field under\n"
+          "'link:' in a topology file; see 'ai-fabric profiles NAME' and "
+          "docs/link-profiles.md.\n\n";
+    os << std::left << std::setw(11) << "NAME" << std::setw(12) << "TECHNOLOGY" << std::right
+       << std::setw(9) << "Gb/s" << std::setw(9) << "GB/s" << std::setw(6) << "MTU"
+       << "  " << std::left << std::setw(15) << "OVERHEAD/PKT" << std::setw(8) << "FLOW"
+       << "SWITCH LATENCY\n";
+    for (const auto& p : presets)
+    {
+        const double bps = static_cast<double>(p.rate.GetBitRate());
+        os << std::left << std::setw(11) << p.name << std::setw(12) << p.technology << std::right
+           << std::setw(9) << Fixed(bps / 1e9, 2) << std::setw(9) << Fixed(bps / 8e9, 2)
+           << std::setw(6) << p.mtu << "  " << std::left << std::setw(15) << OverheadText(p)
+           << std::setw(8) << p.FlowControlName() << ns3::FormatTime(p.switchLatency) << "\n";
+    }
+    os << "\nGoodput of a long transfer in GB/s (efficiency) = rate x payload / wire bytes,\n"
+          "by payload per packet:\n\n";
+    os << std::left << std::setw(11) << "NAME";
+    for (const uint32_t payload : TABLE_PAYLOADS)
+    {
+        os << std::setw(17) << std::to_string(payload) + " B";
+    }
+    os << "MTU\n";
+    for (const auto& p : presets)
+    {
+        os << std::left << std::setw(11) << p.name;
+        for (const uint32_t payload : TABLE_PAYLOADS)
+        {
+            os << std::setw(17) << GoodputCell(p, payload);
+        }
+        os << GoodputCell(p, p.mtu) << "\n";
+    }
+}
+
+/**
+ * \brief Print one preset: every field, its value and its source.
+ * \param p the preset
+ * \param os the stream
+ */
+void
+PrintProfile(const ns3::LinkProfile& p, std::ostream& os)
+{
+    std::string summary;
+    const std::map<std::string, std::string> notes = SourceNotes(p.source, summary);
+    const auto bytes = [](uint64_t b) {
+        return ns3::FormatBytes(b);
+    };
+    const double bps = static_cast<double>(p.rate.GetBitRate());
+    const std::vector<std::pair<std::string, std::string>> rows = {
+        {"technology", p.technology},
+        {"encoding", p.encoding},
+        {"rate",
+         std::to_string(p.rate.GetBitRate()) + "bps (" + Fixed(bps / 1e9, 2)
+             + " Gb/s = " + Fixed(bps / 8e9, 2) + " GB/s per direction)"},
+        {"mtu", bytes(p.mtu)},
+        {"header_size", bytes(p.headerBytes) + (p.segmentBytes ? " per segment" : " per packet")},
+        {"segment_size",
+         p.segmentBytes ? bytes(p.segmentBytes) : std::string("0B (headers once per packet)")},
+        {"framing_size", bytes(p.framingBytes)},
+        {"message_header_size", bytes(p.messageHeaderBytes)},
+        {"control_packet_size", bytes(p.controlPacketBytes)},
+        {"propagation_delay", ns3::FormatTime(p.propagationDelay)},
+        {"switch_latency", ns3::FormatTime(p.switchLatency)},
+        {"nic_latency", ns3::FormatTime(p.nicLatency)},
+        {"cut_through", p.cutThrough ? "true" : "false"},
+        {"buffer_per_port", bytes(p.bufferPerPort)},
+        {"flow_control", p.FlowControlName()},
+        {"priorities", std::to_string(+p.priorities)},
+        {"data_priority", std::to_string(+p.dataPriority)},
+        {"control_priority", std::to_string(+p.controlPriority)},
+        {"credit_block_size", bytes(p.creditBlockBytes)},
+        {"credits_per_lane", bytes(p.creditsPerLane)},
+        {"pfc_reaction_time", ns3::FormatTime(p.pfcReactionTime)},
+        {"ecn_kmin", p.ecnKmin ? bytes(p.ecnKmin) : std::string("0B (no ECN marking)")},
+        {"ecn_kmax", bytes(p.ecnKmax)},
+        {"ecn_pmax", Fixed(p.ecnPmax, 2)},
+    };
+    os << p.name << ": " << summary << "\n\n";
+    os << "Fields: the key under 'link:' in a topology file, the value, and where it comes\n"
+          "from ([S] solid, [M] medium, [D] derived, [U] uncertain, as in FACTS.md):\n\n";
+    for (const auto& [key, value] : rows)
+    {
+        os << "  " << std::left << std::setw(20) << key << " " << value << "\n";
+        const auto note = notes.find(key);
+        if (note != notes.end())
+        {
+            os << "  " << std::setw(20) << ""
+               << "   " << note->second << "\n";
+        }
+    }
+    const uint64_t wire = p.WireBytes(p.mtu, false);
+    os << "\nDerived:\n";
+    os << "  MTU packet on the wire: " << wire << " B (overhead " << OverheadText(p) << "; +"
+       << p.messageHeaderBytes << " B on a message's first packet)\n";
+    os << "  goodput, GB/s (efficiency), by payload:";
+    for (const uint32_t payload : TABLE_PAYLOADS)
+    {
+        os << " " << payload << " B " << GoodputCell(p, payload) << ",";
+    }
+    os << " MTU " << GoodputCell(p, p.mtu) << "\n";
+    if (p.flowControl == ns3::LinkProfile::FlowControl::CREDIT)
+    {
+        const ns3::Time latency = std::max(p.switchLatency, p.nicLatency);
+        const double loopNs = wire * 8e9 / bps + 2 * p.propagationDelay.GetSeconds() * 1e9
+                              + latency.GetSeconds() * 1e9;
+        const double needed = bps / 8e9 * loopNs + 4.0 * wire;
+        os << "  credit loop: " << Fixed(loopNs, 1)
+           << " ns (MTU packet + 2 x propagation + latency); rate x loop + 4 MTU packets = "
+           << Fixed(needed, 0) << " B, credits per lane " << p.creditsPerLane << " B\n";
+    }
+    if (p.flowControl == ns3::LinkProfile::FlowControl::PFC)
+    {
+        os << "  PFC headroom per port (mlx5 formula + reaction time): "
+           << ns3::FormatBytes(p.PfcHeadroomBytes()) << " of " << bytes(p.bufferPerPort)
+           << " buffer per port\n";
+    }
+}
+
+/**
+ * \brief The 'profiles' command.
+ * \param args the arguments after 'profiles'
+ * \return exit status
+ */
+int
+Profiles(const std::vector<std::string>& args)
+{
+    for (const auto& a : args)
+    {
+        if (!a.empty() && a[0] == '-')
+        {
+            return UsageError("unknown option '" + a + "' for 'profiles'");
+        }
+    }
+    if (args.empty())
+    {
+        PrintProfileTable(std::cout);
+        return EXIT_OK;
+    }
+    if (args.size() > 1)
+    {
+        return UsageError("'profiles' takes at most one profile name; '" + args[1]
+                          + "' is one too many");
+    }
+    const ns3::LinkProfile* p = ns3::FindLinkProfile(args[0]);
+    if (!p)
+    {
+        std::string names;
+        for (const auto& preset : ns3::LinkProfilePresets())
+        {
+            names += (names.empty() ? "" : ", ") + preset.name;
+        }
+        return UsageError("unknown link profile '" + args[0] + "'; known profiles: " + names);
+    }
+    PrintProfile(*p, std::cout);
+    return EXIT_OK;
+}
+
 } // namespace
 
 int
@@ -215,7 +588,15 @@ main(int argc, char** argv)
         {
             return Run(std::vector<std::string>(args.begin() + 1, args.end()));
         }
-        return UsageError("unknown command '" + cmd + "' (known: run)");
+        if (cmd == "analyze")
+        {
+            return Analyze(std::vector<std::string>(args.begin() + 1, args.end()));
+        }
+        if (cmd == "profiles")
+        {
+            return Profiles(std::vector<std::string>(args.begin() + 1, args.end()));
+        }
+        return UsageError("unknown command '" + cmd + "' (known: run, analyze, profiles)");
     }
     catch (const ns3::SpecError& e)
     {

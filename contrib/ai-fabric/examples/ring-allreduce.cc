@@ -57,7 +57,7 @@ main(int argc, char** argv)
     start.kind = WorkloadOp::DELAY;
     start.group = g;
     const uint32_t startOp = workload.AddOp(start);
-    CreateCollectiveAlgorithm("ring")->Build(workload, g, startOp);
+    CreateCollectiveAlgorithm("ring")->Build(workload, g, {startOp});
     workload.Finalize();
 
     Ptr<WorkloadRunner> runner = CreateObject<WorkloadRunner>();

@@ -11,8 +11,10 @@
 #include "ns3/fabric-net-device.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/node.h"
+#include "ns3/pointer.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-transport.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -37,14 +39,28 @@ namespace
 /// What the node at a device's end does with packets.
 enum class Role
 {
-    ENDPOINT, //!< a GPU: its buffer drains at once (credits return on arrival)
-    SWITCH,   //!< a switch: port-to-port latency, cut-through if the technology is
-    NIC,      //!< a NIC node between a host link and the fabric: forwards, NIC latency
+    ENDPOINT,            //!< a GPU: its buffer drains at once (credits return on arrival)
+    SWITCH,              //!< a switch: port-to-port latency, cut-through if the technology is
+    NIC,                 //!< a NIC node between a host link and the fabric: forwards, NIC latency
+    MULTI_PORT_ENDPOINT, //!< a GPU with several ports: its forwarding element delivers locally
 };
 
-Role
-RoleOf(const FabricGraph::Node& node)
+/// \return true if the node needs a forwarding element: switches, NIC nodes, and
+/// GPUs with several ports (they choose a port per destination and may relay).
+bool
+Forwards(const FabricGraph& graph, uint32_t n)
 {
+    return graph.IsTransit(n) || graph.GetAdjacency(n).size() > 1;
+}
+
+Role
+RoleOf(const FabricGraph& graph, uint32_t n)
+{
+    const FabricGraph::Node& node = graph.GetNodes()[n];
+    if (node.kind == FabricGraph::NodeKind::GPU && Forwards(graph, n))
+    {
+        return Role::MULTI_PORT_ENDPOINT;
+    }
     switch (node.kind)
     {
         case FabricGraph::NodeKind::SWITCH:
@@ -122,7 +138,7 @@ FabricBuilder::Build(const FabricGraph& graph,
     int64_t stream = options.stream;
     for (uint32_t n = 0; n < nodes.size(); ++n)
     {
-        if (graph.IsTransit(n))
+        if (Forwards(graph, n))
         {
             Ptr<FabricSwitch> sw = CreateObject<FabricSwitch>();
             sw->SetForwarding(options.forwarding);
@@ -132,8 +148,10 @@ FabricBuilder::Build(const FabricGraph& graph,
         }
     }
 
-    // Devices and channels; remember each node's port index per link.
+    // Devices and channels; remember each node's port index per link, and the node
+    // behind each port.
     std::vector<std::vector<uint16_t>> portOfLink(nodes.size());
+    std::vector<std::vector<uint32_t>> peerOfPort(nodes.size());
     f.devicesA.reserve(links.size());
     f.devicesB.reserve(links.size());
     f.channels.reserve(links.size());
@@ -142,8 +160,8 @@ FabricBuilder::Build(const FabricGraph& graph,
         const LinkProfile& profile = graph.GetProfiles()[link.profile];
         Ptr<FabricChannel> ch = CreateObject<FabricChannel>();
         ch->SetAttribute("Delay", TimeValue(profile.propagationDelay));
-        Ptr<FabricNetDevice> a = MakeDevice(f.nodes.Get(link.a), profile, RoleOf(nodes[link.a]));
-        Ptr<FabricNetDevice> b = MakeDevice(f.nodes.Get(link.b), profile, RoleOf(nodes[link.b]));
+        Ptr<FabricNetDevice> a = MakeDevice(f.nodes.Get(link.a), profile, RoleOf(graph, link.a));
+        Ptr<FabricNetDevice> b = MakeDevice(f.nodes.Get(link.b), profile, RoleOf(graph, link.b));
         a->Attach(ch);
         b->Attach(ch);
         f.devicesA.push_back(a);
@@ -156,11 +174,12 @@ FabricBuilder::Build(const FabricGraph& graph,
         {
             Ptr<FabricNetDevice> dev
                 = (links[adj.link].a == n) ? f.devicesA[adj.link] : f.devicesB[adj.link];
-            if (graph.IsTransit(n))
+            if (f.switches[n])
             {
                 const LinkProfile& profile = graph.GetProfiles()[links[adj.link].profile];
                 portOfLink[n].push_back(
                     static_cast<uint16_t>(f.switches[n]->AddPort(dev, MakePortConfig(profile))));
+                peerOfPort[n].push_back(adj.peer);
             }
             else
             {
@@ -177,6 +196,21 @@ FabricBuilder::Build(const FabricGraph& graph,
         pathMtu = std::min(pathMtu, p.mtu);
     }
 
+    // A drop anywhere needs end-to-end recovery, so one lossy link makes every
+    // transport use go-back-N; the setting must be the same at all endpoints.
+    std::string reliability = options.reliability;
+    if (reliability == "auto")
+    {
+        reliability = "none";
+        for (const auto& p : graph.GetProfiles())
+        {
+            if (p.flowControl == LinkProfile::FlowControl::NONE)
+            {
+                reliability = "go-back-n";
+            }
+        }
+    }
+
     // One RDMA transport per GPU, on its NIC port.
     for (uint32_t gpu = 0; gpu < graph.GetGpuCount(); ++gpu)
     {
@@ -190,20 +224,47 @@ FabricBuilder::Build(const FabricGraph& graph,
         }
         Ptr<FabricNetDevice> nic
             = (links[adj[0].link].a == n) ? f.devicesA[adj[0].link] : f.devicesB[adj[0].link];
-        const LinkProfile& profile = graph.GetProfiles()[links[adj[0].link].profile];
+        // Data travel in the traffic class of the fabric link: behind a host link
+        // (PCIe) that is the NIC's other link.
+        uint32_t fabricLink = adj[0].link;
+        const uint32_t peer = adj[0].peer;
+        if (nodes[peer].kind == FabricGraph::NodeKind::NIC)
+        {
+            for (const auto& nicAdj : graph.GetAdjacency(peer))
+            {
+                if (nicAdj.peer != n)
+                {
+                    fabricLink = nicAdj.link;
+                    break;
+                }
+            }
+        }
+        const LinkProfile& profile = graph.GetProfiles()[links[fabricLink].profile];
         Ptr<RdmaTransport> t = CreateObject<RdmaTransport>();
         t->SetAttribute("DataPriority", UintegerValue(profile.dataPriority));
+        t->SetAttribute("ControlPriority", UintegerValue(profile.controlPriority));
+        t->SetAttribute("Reliability", StringValue(reliability));
+        if (options.congestionControl)
+        {
+            t->SetAttribute("CongestionControl", PointerValue(options.congestionControl));
+        }
+        for (const auto& [name, value] : options.transportAttributes)
+        {
+            t->SetAttribute(name, StringValue(value));
+        }
         t->Setup(gpu, nic, pathMtu);
         f.nodes.Get(n)->AggregateObject(t);
         f.transports[gpu] = t;
     }
 
-    // Routing tables: all shortest paths through switches, per destination GPU.
+    // Routing tables, per destination GPU, from the graph's routing policy (all
+    // shortest paths; NVLink inside a server; PXN relay on rail-only fabrics).
     std::vector<uint16_t> ports;
+    std::vector<uint32_t> hops;
     for (uint32_t dst = 0; dst < graph.GetGpuCount(); ++dst)
     {
         const uint32_t target = graph.GetGpuNode(dst);
-        const std::vector<uint32_t> dist = graph.DistancesTo(target);
+        const std::vector<uint32_t> dist = graph.RouteDistancesTo(target);
         for (uint32_t src = 0; src < graph.GetGpuCount(); ++src)
         {
             if (dist[graph.GetGpuNode(src)] == UINT32_MAX)
@@ -215,24 +276,53 @@ FabricBuilder::Build(const FabricGraph& graph,
         }
         for (uint32_t n = 0; n < nodes.size(); ++n)
         {
-            if (!graph.IsTransit(n) || dist[n] == UINT32_MAX)
+            if (!f.switches[n])
+            {
+                continue; // a single-port GPU: its transport sends everything on its port
+            }
+            graph.NextHops(n, target, dist, hops);
+            if (hops.empty())
             {
                 continue;
             }
             ports.clear();
-            const auto& adj = graph.GetAdjacency(n);
-            for (std::size_t k = 0; k < adj.size(); ++k)
+            for (const uint32_t k : hops)
             {
-                const uint32_t peer = adj[k].peer;
-                const bool transit = graph.IsTransit(peer) || peer == target;
-                if (transit && dist[peer] + 1 == dist[n])
-                {
-                    ports.push_back(portOfLink[n][k]);
-                }
+                ports.push_back(portOfLink[n][k]);
             }
-            if (!ports.empty())
+            f.switches[n]->SetRoute(dst, ports);
+        }
+        // Verify the tables: from every GPU, following them reaches the destination
+        // without a loop (every hop must bring the packet strictly closer).
+        for (uint32_t src = 0; src < graph.GetGpuCount(); ++src)
+        {
+            uint32_t n = graph.GetGpuNode(src);
+            uint32_t steps = 0;
+            while (n != target)
             {
-                f.switches[n]->SetRoute(dst, ports);
+                uint32_t next = UINT32_MAX;
+                if (f.switches[n])
+                {
+                    const auto& route = f.switches[n]->GetRoute(dst);
+                    if (!route.empty())
+                    {
+                        next = peerOfPort[n][route.front()];
+                    }
+                }
+                else if (graph.GetAdjacency(n).size() == 1)
+                {
+                    next = graph.GetAdjacency(n)[0].peer;
+                }
+                if (next == UINT32_MAX || dist[next] >= dist[n] || ++steps > nodes.size())
+                {
+                    throw SpecError(where,
+                                    "routing from GPU '" + nodes[graph.GetGpuNode(src)].name
+                                        + "' to GPU '" + nodes[target].name + "' "
+                                        + (next == UINT32_MAX
+                                               ? "stops at '" + nodes[n].name + "'"
+                                               : "loops at '" + nodes[n].name + "'"));
+                }
+                n = next;
             }
         }
     }

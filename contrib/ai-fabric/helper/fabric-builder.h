@@ -11,9 +11,12 @@
 #include "ns3/fabric-switch.h"
 #include "ns3/node-container.h"
 #include "ns3/ptr.h"
+#include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-transport.h"
 
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -46,6 +49,14 @@ struct FabricBuildOptions
 {
     FabricSwitch::Forwarding forwarding{FabricSwitch::ECMP}; //!< choice among equal-cost ports
     int64_t stream{0}; //!< first ns-3 random stream index for the fabric's random choices
+    /// Transport reliability: "auto" (go-back-n if any link is lossy, else none),
+    /// "none" or "go-back-n".
+    std::string reliability{"auto"};
+    /// Congestion-control prototype forked per queue pair (e.g. a configured
+    /// ns3::Dcqcn); null: none (line rate).
+    Ptr<RdmaCongestionControl> congestionControl;
+    /// Further RdmaTransport attributes (name, value as an ns-3 string).
+    std::vector<std::pair<std::string, std::string>> transportAttributes;
 };
 
 /**

@@ -3,6 +3,7 @@
  */
 #include "fabric-graph.h"
 
+#include "fabric-topology.h"
 #include "scenario-spec.h"
 #include "spec-error.h"
 
@@ -23,7 +24,8 @@ FabricGraph::AddProfile(const LinkProfile& profile)
 uint32_t
 FabricGraph::AddGpu(const std::string& name)
 {
-    m_nodes.push_back(Node{NodeKind::GPU, name, 0, static_cast<uint32_t>(m_gpuNodes.size())});
+    m_nodes.push_back(
+        Node{NodeKind::GPU, name, 0, static_cast<uint32_t>(m_gpuNodes.size()), NONE, NONE, NONE});
     m_adjacency.emplace_back();
     m_gpuNodes.push_back(m_nodes.size() - 1);
     return m_nodes.size() - 1;
@@ -32,7 +34,7 @@ FabricGraph::AddGpu(const std::string& name)
 uint32_t
 FabricGraph::AddSwitch(const std::string& name, uint32_t tier)
 {
-    m_nodes.push_back(Node{NodeKind::SWITCH, name, tier, UINT32_MAX});
+    m_nodes.push_back(Node{NodeKind::SWITCH, name, tier, UINT32_MAX, NONE, NONE, NONE});
     m_adjacency.emplace_back();
     ++m_switches;
     return m_nodes.size() - 1;
@@ -41,7 +43,7 @@ FabricGraph::AddSwitch(const std::string& name, uint32_t tier)
 uint32_t
 FabricGraph::AddNic(const std::string& name)
 {
-    m_nodes.push_back(Node{NodeKind::NIC, name, 0, UINT32_MAX});
+    m_nodes.push_back(Node{NodeKind::NIC, name, 0, UINT32_MAX, NONE, NONE, NONE});
     m_adjacency.emplace_back();
     ++m_nics;
     return m_nodes.size() - 1;
@@ -62,13 +64,70 @@ FabricGraph::IsTransit(uint32_t node) const
 uint32_t
 FabricGraph::AddLink(uint32_t a, uint32_t b, uint32_t profile)
 {
+    return AddLink(a, b, profile, LinkKind::FABRIC);
+}
+
+uint32_t
+FabricGraph::AddLink(uint32_t a, uint32_t b, uint32_t profile, LinkKind kind)
+{
     NS_ABORT_MSG_IF(a >= m_nodes.size() || b >= m_nodes.size() || a == b, "bad link");
     NS_ABORT_MSG_IF(profile >= m_profiles.size(), "bad link profile");
-    m_links.push_back(Link{a, b, profile});
+    m_links.push_back(Link{a, b, profile, kind});
     const uint32_t id = m_links.size() - 1;
     m_adjacency[a].push_back(Adjacency{id, b});
     m_adjacency[b].push_back(Adjacency{id, a});
     return id;
+}
+
+void
+FabricGraph::SetPlacement(uint32_t node, uint32_t server, uint32_t rail, uint32_t group)
+{
+    NS_ABORT_MSG_IF(node >= m_nodes.size(), "bad node");
+    Node& n = m_nodes[node];
+    if (n.kind == NodeKind::GPU && n.server != NONE && n.rail != NONE)
+    {
+        m_gpuAt.erase({n.server, n.rail});
+    }
+    n.server = server;
+    n.rail = rail;
+    n.group = group;
+    if (n.kind == NodeKind::GPU && server != NONE && rail != NONE)
+    {
+        m_gpuAt[{server, rail}] = n.gpu;
+    }
+}
+
+void
+FabricGraph::SetTierName(uint32_t tier, const std::string& name)
+{
+    m_tierNames[tier] = name;
+}
+
+std::string
+FabricGraph::GetTierName(uint32_t tier) const
+{
+    const auto it = m_tierNames.find(tier);
+    return it != m_tierNames.end() ? it->second : "tier" + std::to_string(tier);
+}
+
+uint32_t
+FabricGraph::FindGpu(uint32_t server, uint32_t rail) const
+{
+    const auto it = m_gpuAt.find({server, rail});
+    return it != m_gpuAt.end() ? it->second : NONE;
+}
+
+uint32_t
+FabricGraph::GetGpuNicLink(uint32_t gpu) const
+{
+    for (const Adjacency& adj : m_adjacency[GetGpuNode(gpu)])
+    {
+        if (m_links[adj.link].kind != LinkKind::NVLINK)
+        {
+            return adj.link;
+        }
+    }
+    return NONE;
 }
 
 const std::vector<FabricGraph::Node>&
@@ -142,132 +201,147 @@ FabricGraph::DistancesTo(uint32_t target) const
 }
 
 std::vector<uint32_t>
+FabricGraph::RelayDistancesTo(uint32_t target) const
+{
+    std::vector<uint32_t> dist(m_nodes.size(), UINT32_MAX);
+    std::deque<uint32_t> frontier;
+    dist[target] = 0;
+    frontier.push_back(target);
+    while (!frontier.empty())
+    {
+        const uint32_t n = frontier.front();
+        frontier.pop_front();
+        for (const Adjacency& adj : m_adjacency[n])
+        {
+            if (dist[adj.peer] == UINT32_MAX)
+            {
+                dist[adj.peer] = dist[n] + 1;
+                frontier.push_back(adj.peer);
+            }
+        }
+    }
+    return dist;
+}
+
+void
+FabricGraph::SetGpuRelay(bool relay)
+{
+    m_gpuRelay = relay;
+}
+
+bool
+FabricGraph::GetGpuRelay() const
+{
+    return m_gpuRelay;
+}
+
+std::vector<uint32_t>
+FabricGraph::RouteDistancesTo(uint32_t target) const
+{
+    return m_gpuRelay ? RelayDistancesTo(target) : DistancesTo(target);
+}
+
+void
+FabricGraph::NextHops(uint32_t node,
+                      uint32_t target,
+                      const std::vector<uint32_t>& dist,
+                      std::vector<uint32_t>& out) const
+{
+    out.clear();
+    if (node == target || dist[node] == UINT32_MAX)
+    {
+        return;
+    }
+    const auto& adj = m_adjacency[node];
+    bool anyNvlink = false;
+    bool anyOther = false;
+    for (uint32_t k = 0; k < adj.size(); ++k)
+    {
+        const uint32_t peer = adj[k].peer;
+        const bool carries = peer == target || IsTransit(peer)
+                             || (m_gpuRelay && m_nodes[peer].kind == NodeKind::GPU);
+        if (carries && dist[peer] != UINT32_MAX && dist[peer] + 1 == dist[node])
+        {
+            out.push_back(k);
+            (m_links[adj[k].link].kind == LinkKind::NVLINK ? anyNvlink : anyOther) = true;
+        }
+    }
+    if (!anyNvlink || !anyOther)
+    {
+        return;
+    }
+    // Both kinds are shortest: inside the destination's server take NVLink; a GPU
+    // leaving its server takes its own NIC.
+    const Node& n = m_nodes[node];
+    const bool sameServer = n.server != NONE && n.server == m_nodes[target].server;
+    const bool keepNvlink = sameServer || n.kind != NodeKind::GPU;
+    std::vector<uint32_t> kept;
+    for (const uint32_t k : out)
+    {
+        if ((m_links[adj[k].link].kind == LinkKind::NVLINK) == keepNvlink)
+        {
+            kept.push_back(k);
+        }
+    }
+    out.swap(kept);
+}
+
+std::vector<uint32_t>
 FabricGraph::ShortestPath(uint32_t src, uint32_t dst) const
 {
     std::vector<uint32_t> path;
-    const std::vector<uint32_t> dist = DistancesTo(dst);
+    const std::vector<uint32_t> dist = RouteDistancesTo(dst);
     if (src == dst || dist[src] == UINT32_MAX)
     {
         return path;
     }
+    std::vector<uint32_t> hops;
     uint32_t n = src;
     while (n != dst)
     {
-        for (const Adjacency& adj : m_adjacency[n])
+        NextHops(n, dst, dist, hops);
+        if (hops.empty())
         {
-            if (dist[adj.peer] + 1 == dist[n])
-            {
-                path.push_back(adj.link);
-                n = adj.peer;
-                break;
-            }
+            path.clear();
+            return path;
         }
+        const Adjacency& adj = m_adjacency[n][hops.front()];
+        path.push_back(adj.link);
+        n = adj.peer;
     }
     return path;
 }
-
-namespace
-{
-
-/**
- * \brief Add GPU \p index; with a host link, also its NIC node behind it.
- * \param g the graph
- * \param spec the topology (host link settings)
- * \param index GPU index
- * \param hostProfile profile index of the host link (if any)
- * \return the node that carries the GPU's fabric link (the GPU or its NIC)
- */
-uint32_t
-AddEndpoint(FabricGraph& g, const TopologySpec& spec, uint32_t index, uint32_t hostProfile)
-{
-    const uint32_t gpu = g.AddGpu("gpu" + std::to_string(index));
-    if (!spec.hasHostLink)
-    {
-        return gpu;
-    }
-    const uint32_t nic = g.AddNic("nic" + std::to_string(index));
-    g.AddLink(gpu, nic, hostProfile);
-    return nic;
-}
-
-/// \return the host link's profile index, or 0 (unused) without one
-uint32_t
-AddHostProfile(FabricGraph& g, const TopologySpec& spec)
-{
-    return spec.hasHostLink ? g.AddProfile(spec.hostLink) : 0;
-}
-
-/// kind "single-switch": every GPU's NIC on one switch.
-FabricGraph
-BuildSingleSwitch(const TopologySpec& spec)
-{
-    if (spec.gpus < 2)
-    {
-        throw SpecError(spec.where, "a single-switch topology needs at least 2 GPUs");
-    }
-    FabricGraph g;
-    const uint32_t profile = g.AddProfile(spec.link);
-    const uint32_t host = AddHostProfile(g, spec);
-    const uint32_t sw = g.AddSwitch("switch0", 1);
-    for (uint32_t i = 0; i < spec.gpus; ++i)
-    {
-        g.AddLink(AddEndpoint(g, spec, i, host), sw, profile);
-    }
-    return g;
-}
-
-/// kind "leaf-spine": two tiers, every leaf linked to every spine.
-FabricGraph
-BuildLeafSpine(const TopologySpec& spec)
-{
-    if (spec.leaves < 1 || spec.spines < 1 || spec.gpusPerLeaf < 1 || spec.linksPerSpine < 1)
-    {
-        throw SpecError(spec.where,
-                        "a leaf-spine topology needs at least 1 leaf, 1 spine, 1 GPU per leaf "
-                        "and 1 link per spine");
-    }
-    if (spec.leaves * spec.gpusPerLeaf < 2)
-    {
-        throw SpecError(spec.where, "a leaf-spine topology needs at least 2 GPUs");
-    }
-    FabricGraph g;
-    const uint32_t profile = g.AddProfile(spec.link);
-    const uint32_t host = AddHostProfile(g, spec);
-    std::vector<uint32_t> spines;
-    for (uint32_t s = 0; s < spec.spines; ++s)
-    {
-        spines.push_back(g.AddSwitch("spine" + std::to_string(s), 2));
-    }
-    for (uint32_t l = 0; l < spec.leaves; ++l)
-    {
-        const uint32_t leaf = g.AddSwitch("leaf" + std::to_string(l), 1);
-        for (uint32_t i = 0; i < spec.gpusPerLeaf; ++i)
-        {
-            g.AddLink(AddEndpoint(g, spec, l * spec.gpusPerLeaf + i, host), leaf, profile);
-        }
-        for (const uint32_t spine : spines)
-        {
-            for (uint32_t k = 0; k < spec.linksPerSpine; ++k)
-            {
-                g.AddLink(leaf, spine, profile);
-            }
-        }
-    }
-    return g;
-}
-
-} // namespace
 
 FabricGraph
 BuildFabricGraph(const TopologySpec& spec)
 {
     if (spec.kind == "single-switch")
     {
-        return BuildSingleSwitch(spec);
+        return BuildSingleSwitchGraph(spec);
     }
     if (spec.kind == "leaf-spine")
     {
-        return BuildLeafSpine(spec);
+        return BuildLeafSpineGraph(spec);
+    }
+    if (spec.kind == "fat-tree")
+    {
+        return BuildFatTreeGraph(spec);
+    }
+    if (spec.kind == "rail-optimized" || spec.kind == "rail-only")
+    {
+        return BuildRailGraph(spec);
+    }
+    if (spec.kind == "dragonfly-plus")
+    {
+        return BuildDragonflyPlusGraph(spec);
+    }
+    if (spec.kind == "nvlink-domain")
+    {
+        return BuildNvlinkDomainGraph(spec);
+    }
+    if (spec.kind == "custom")
+    {
+        return BuildCustomGraph(spec);
     }
     std::string known;
     for (const auto& k : TopologyKindNames())
@@ -280,7 +354,14 @@ BuildFabricGraph(const TopologySpec& spec)
 std::vector<std::string>
 TopologyKindNames()
 {
-    return {"single-switch", "leaf-spine"};
+    return {"single-switch",
+            "leaf-spine",
+            "fat-tree",
+            "rail-optimized",
+            "rail-only",
+            "dragonfly-plus",
+            "nvlink-domain",
+            "custom"};
 }
 
 } // namespace ns3

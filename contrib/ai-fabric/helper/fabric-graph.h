@@ -7,7 +7,9 @@
 #include "ns3/link-profile.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -21,10 +23,28 @@ struct TopologySpec;
  * links with their profiles. Topology generators write it; the FabricBuilder
  * turns it into ns-3 nodes and devices, routing reads it, and the analytic
  * model prices paths on it, so simulation and analysis never disagree.
+ *
+ * Tiers: GPUs and NIC nodes are tier 0; switches of the scale-out fabric are
+ * tier 1 (leaf, edge, rail switch), 2 (spine, aggregation) and 3 (core).
+ * NVSwitches of an NVLink domain (inside a server or rack) are switches of
+ * tier 0. Generators name their tiers (SetTierName).
+ *
+ * A GPU has one link to its NIC or fabric switch (kind FABRIC, or HOST towards
+ * a NIC node) and, in an NVLink domain, one NVLINK link to each NVSwitch of its
+ * server: such a GPU has more than one port (GetGpuNicLink picks the NIC one).
+ *
+ * Placement: generators record, per node, the server, the rail (local GPU or
+ * NIC index in its server; for a rail switch its rail) and the group (fat-tree
+ * pod, rail scalable unit, Dragonfly+ group) it belongs to, or NONE, so that
+ * routing rules (rail-only PXN, Dragonfly+ minimal) and placement never
+ * recompute indices from names.
  */
 class FabricGraph
 {
   public:
+    /// "No such index" in the placement fields and lookups.
+    static constexpr uint32_t NONE = UINT32_MAX;
+
     /// Node kinds.
     enum class NodeKind : uint8_t
     {
@@ -36,18 +56,32 @@ class FabricGraph
     /// A node.
     struct Node
     {
-        NodeKind kind;    //!< kind
-        std::string name; //!< unique name, e.g. "gpu3", "leaf0"
-        uint32_t tier;    //!< 0 for GPUs, 1 for the first switch tier, ...
-        uint32_t gpu;     //!< GPU index for GPUs (dense from 0), UINT32_MAX for switches
+        NodeKind kind;         //!< kind
+        std::string name;      //!< unique name, e.g. "gpu3", "leaf0"
+        uint32_t tier;         //!< 0 for GPUs, 1 for the first switch tier, ...
+        uint32_t gpu;          //!< GPU index for GPUs (dense from 0), UINT32_MAX for switches
+        uint32_t server{NONE}; //!< server (NVLink domain) index, NONE if not in one
+        uint32_t rail{NONE};   //!< rail: the GPU's local index in its server (its NIC's rail),
+                               //!< a rail switch's rail; NONE if not rail-aligned
+        uint32_t group{NONE};  //!< pod (fat-tree), scalable unit (rail kinds) or group
+                               //!< (Dragonfly+); NONE if none
+    };
+
+    /// What a link is for.
+    enum class LinkKind : uint8_t
+    {
+        FABRIC, //!< scale-out network link (GPU or NIC to switch, switch to switch)
+        HOST,   //!< GPU to its own NIC node (PCIe)
+        NVLINK, //!< GPU to an NVSwitch of its NVLink domain (scale-up)
     };
 
     /// A full-duplex link.
     struct Link
     {
-        uint32_t a;       //!< one end (node index)
-        uint32_t b;       //!< other end (node index)
-        uint32_t profile; //!< index into GetProfiles()
+        uint32_t a;                      //!< one end (node index)
+        uint32_t b;                      //!< other end (node index)
+        uint32_t profile;                //!< index into GetProfiles()
+        LinkKind kind{LinkKind::FABRIC}; //!< what the link is for
     };
 
     /// An adjacency entry.
@@ -85,6 +119,30 @@ class FabricGraph
      * \return link index
      */
     uint32_t AddLink(uint32_t a, uint32_t b, uint32_t profile);
+    /**
+     * \param a one end
+     * \param b the other end
+     * \param profile profile index
+     * \param kind what the link is for
+     * \return link index
+     */
+    uint32_t AddLink(uint32_t a, uint32_t b, uint32_t profile, LinkKind kind);
+    /**
+     * \brief Record where a node sits (see the class comment); NONE leaves a field unset.
+     * \param node the node
+     * \param server server index
+     * \param rail rail index
+     * \param group pod, scalable unit or group index
+     */
+    void SetPlacement(uint32_t node, uint32_t server, uint32_t rail, uint32_t group);
+    /**
+     * \brief Name a switch tier, for reports ("leaf", "spine", "core", "nvswitch").
+     * \param tier the tier
+     * \param name its name
+     */
+    void SetTierName(uint32_t tier, const std::string& name);
+    /// \param tier a tier \return its name, or "tier<N>" if unnamed
+    std::string GetTierName(uint32_t tier) const;
 
     /// \return nodes
     const std::vector<Node>& GetNodes() const;
@@ -104,6 +162,18 @@ class FabricGraph
     bool IsTransit(uint32_t node) const;
     /// \param gpu GPU index \return its node index
     uint32_t GetGpuNode(uint32_t gpu) const;
+    /**
+     * \param server server index
+     * \param rail rail (local GPU index in the server)
+     * \return the GPU index at that place, or NONE
+     */
+    uint32_t FindGpu(uint32_t server, uint32_t rail) const;
+    /**
+     * \param gpu GPU index
+     * \return the GPU's link towards its NIC or fabric switch (kind FABRIC or HOST,
+     * the lowest link index if several), or NONE if it has only NVLink links
+     */
+    uint32_t GetGpuNicLink(uint32_t gpu) const;
 
     /**
      * \brief Hop distances from every node to \p target over paths whose
@@ -114,7 +184,47 @@ class FabricGraph
     std::vector<uint32_t> DistancesTo(uint32_t target) const;
 
     /**
-     * \brief One shortest path (lowest link index at each hop) between two nodes.
+     * \brief Hop distances from every node to \p target when GPUs may relay too
+     * (a GPU forwarding between its NVLink and its NIC, as NCCL's PXN does on a
+     * rail-only fabric). Equal to DistancesTo() where that is finite on fabrics
+     * whose GPUs have a single link.
+     * \param target the node
+     * \return distance per node, UINT32_MAX where unreachable
+     */
+    std::vector<uint32_t> RelayDistancesTo(uint32_t target) const;
+
+    /**
+     * \brief Routing policy: may GPUs relay traffic between their NVLink and their
+     * NIC (NCCL PXN)? Set by the rail-only generator.
+     * \param relay true to allow it
+     */
+    void SetGpuRelay(bool relay);
+    /// \return true if GPUs relay traffic (rail-only fabrics)
+    bool GetGpuRelay() const;
+    /**
+     * \brief Hop distances used by routing: RelayDistancesTo() if GPUs relay,
+     * else DistancesTo().
+     * \param target the destination node
+     * \return distance per node, UINT32_MAX where unreachable
+     */
+    std::vector<uint32_t> RouteDistancesTo(uint32_t target) const;
+    /**
+     * \brief The equal-cost next hops of \p node towards \p target, under the routing
+     * policy: shortest paths whose transit nodes are switches, NIC nodes and (if
+     * GPUs relay) GPUs; inside one server only NVLink links; a GPU sending out of
+     * its server uses its own NIC whenever that is a shortest path.
+     * \param node the node choosing
+     * \param target the destination GPU's node
+     * \param dist RouteDistancesTo(target)
+     * \param out filled with indices into GetAdjacency(node)
+     */
+    void NextHops(uint32_t node,
+                  uint32_t target,
+                  const std::vector<uint32_t>& dist,
+                  std::vector<uint32_t>& out) const;
+
+    /**
+     * \brief One routed path between two nodes: the first of NextHops() at each hop.
      * \param src source node
      * \param dst destination node
      * \return the links in order; empty if unreachable or src == dst
@@ -122,18 +232,22 @@ class FabricGraph
     std::vector<uint32_t> ShortestPath(uint32_t src, uint32_t dst) const;
 
   private:
-    std::vector<Node> m_nodes;                       //!< nodes
-    std::vector<Link> m_links;                       //!< links
-    std::vector<LinkProfile> m_profiles;             //!< profiles
-    std::vector<std::vector<Adjacency>> m_adjacency; //!< per node
-    std::vector<uint32_t> m_gpuNodes;                //!< GPU index -> node
-    uint32_t m_switches{0};                          //!< switch count
-    uint32_t m_nics{0};                              //!< NIC node count
+    std::vector<Node> m_nodes;                                 //!< nodes
+    std::vector<Link> m_links;                                 //!< links
+    std::vector<LinkProfile> m_profiles;                       //!< profiles
+    std::vector<std::vector<Adjacency>> m_adjacency;           //!< per node
+    std::vector<uint32_t> m_gpuNodes;                          //!< GPU index -> node
+    uint32_t m_switches{0};                                    //!< switch count
+    bool m_gpuRelay{false};                                    //!< GPUs relay (PXN)
+    uint32_t m_nics{0};                                        //!< NIC node count
+    std::map<uint32_t, std::string> m_tierNames;               //!< switch tier names
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_gpuAt; //!< (server, rail) -> GPU index
 };
 
 /**
  * \ingroup ai-fabric
- * \brief Generate the graph of a topology description.
+ * \brief Generate the graph of a topology description (dispatch on spec.kind;
+ * the generators live in fabric-topology.h).
  * \param spec the topology
  * \return the graph
  * \throws SpecError if the topology is impossible

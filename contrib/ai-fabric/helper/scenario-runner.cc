@@ -9,9 +9,12 @@
 #include "fabric-stats.h"
 
 #include "ns3/collective-algorithm.h"
+#include "ns3/object-factory.h"
+#include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-transport.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/workload-runner.h"
 #include "ns3/workload.h"
 
@@ -58,6 +61,17 @@ BuildWorkload(const ScenarioSpec& spec, uint32_t gpus, Workload& wl)
         g.bytes = c.bytes;
         g.start = c.start;
         g.ranks = c.ranks;
+        g.channels = c.channels;
+        g.chunkBytes = c.chunkBytes;
+        g.gammaSecondsPerByte = c.gammaSecondsPerByte;
+        g.root = c.root;
+        g.ranksPerNode = c.ranksPerNode;
+        g.matrix = c.matrix;
+        for (std::size_t t = 0; t < c.transferSrc.size(); ++t)
+        {
+            g.transfers.push_back(
+                WorkloadTransfer{c.transferSrc[t], c.transferDst[t], c.transferBytes[t]});
+        }
         if (g.ranks.empty())
         {
             for (uint32_t i = 0; i < gpus; ++i)
@@ -74,6 +88,11 @@ BuildWorkload(const ScenarioSpec& spec, uint32_t gpus, Workload& wl)
                                     + std::to_string(gpus) + " GPUs");
             }
         }
+        const std::string problem = algo->Validate(g);
+        if (!problem.empty())
+        {
+            throw SpecError(c.where, c.algorithm + " " + c.op + ": " + problem);
+        }
         const uint32_t group = wl.AddGroup(g);
         WorkloadOp start;
         start.kind = WorkloadOp::DELAY;
@@ -81,7 +100,7 @@ BuildWorkload(const ScenarioSpec& spec, uint32_t gpus, Workload& wl)
         start.rank = g.ranks.front();
         start.duration = c.start;
         const uint32_t startOp = wl.AddOp(start);
-        algo->Build(wl, group, startOp);
+        algo->Build(wl, group, {startOp});
     }
     wl.Finalize();
 }
@@ -269,6 +288,33 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     {
         throw SpecError(spec.where, "unknown forwarding '" + spec.forwarding + "'");
     }
+    build.reliability = spec.reliability;
+    build.transportAttributes = spec.transportAttributes;
+    std::string cc = spec.congestionControl;
+    if (cc == "auto")
+    {
+        cc = "none";
+        for (const auto& p : graph.GetProfiles())
+        {
+            if (p.ecnKmin > 0)
+            {
+                cc = "dcqcn"; // the links mark ECN: RoCEv2 runs DCQCN
+            }
+        }
+    }
+    if (cc == "dcqcn")
+    {
+        ObjectFactory factory("ns3::Dcqcn");
+        for (const auto& [name, value] : spec.dcqcnAttributes)
+        {
+            factory.Set(name, StringValue(value));
+        }
+        build.congestionControl = factory.Create<RdmaCongestionControl>();
+    }
+    else if (cc != "none")
+    {
+        throw SpecError(spec.where, "unknown congestion_control '" + cc + "'");
+    }
     Fabric fabric = FabricBuilder::Build(graph, spec.topology.where, build);
 
     Ptr<WorkloadRunner> runner = CreateObject<WorkloadRunner>();
@@ -332,10 +378,10 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         {
             rankIndex[gi][g.ranks[i]] = i;
         }
-        const AlphaBeta cost = RingAlphaBeta(graph, g.ranks);
-        c.alphaS = cost.alphaS;
-        c.betaSPerByte = cost.betaSPerByte;
-        c.analyticS = CollectiveAnalyticTime(g.op, g.algorithm, c.ranks, g.bytes, cost);
+        const CollectiveCost cost = CollectiveAlphaBeta(graph, g);
+        c.alphaS = cost.inter.alphaS;
+        c.betaSPerByte = cost.inter.betaSPerByte;
+        c.analyticS = CollectiveTime(g, cost, CollectiveModel::FORMULA);
         c.endS = c.startS;
     }
 

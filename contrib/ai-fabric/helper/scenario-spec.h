@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -24,24 +25,107 @@ namespace ns3
  * one switch.
  * kind "leaf-spine": `leaves` leaf switches with `gpusPerLeaf` GPUs each, every
  * leaf linked to every one of `spines` spine switches by `linksPerSpine`
- * parallel links (gpus = leaves x gpusPerLeaf).
+ * parallel links (gpus = leaves x gpusPerLeaf); or sized from the switch
+ * `radix` and the leaf `oversubscription` ratio, or by explicit port counts
+ * (`gpusPerLeaf` + `uplinks`).
+ * kinds "fat-tree", "rail-optimized", "rail-only", "dragonfly-plus",
+ * "nvlink-domain" and "custom": see docs/topologies.md and fabric-topology.h
+ * for their fields, counts and wiring rules.
  * With a host link, every GPU reaches its own NIC over it (a PCIe hop), and the
  * NIC carries the fabric link; without, the GPU's NIC is part of the GPU node.
- * Later kinds (fat-tree, rail-optimized, dragonfly+) extend this struct.
+ * With an NVLink domain (`hasNvlink`, or kinds rail-only and nvlink-domain),
+ * every server of `gpusPerServer` consecutive GPUs also has NVSwitch nodes, and
+ * each of its GPUs has an NVLink link to each of them: such a GPU has two or
+ * more links.
+ *
+ * Zero in a count field means "not given": generators derive it or reject the
+ * topology. Fields a kind does not use must stay at their defaults (the reader
+ * rejects their keys).
  */
 struct TopologySpec
 {
     SpecLocation where;        //!< location of the topology mapping (file of the topology)
     std::string name;          //!< free-form name (defaults to the file's stem)
-    std::string kind;          //!< "single-switch"
+    std::string kind;          //!< one of TopologyKindNames()
     uint32_t gpus{0};          //!< number of GPU endpoints
     uint32_t leaves{0};        //!< leaf-spine: leaf switches
-    uint32_t spines{0};        //!< leaf-spine: spine switches
-    uint32_t gpusPerLeaf{0};   //!< leaf-spine: GPUs on each leaf
+    uint32_t spines{0};        //!< leaf-spine: spine switches; rail-optimized: the shared spine
+                               //!< tier; rail-only: spines per rail (0 = derived)
+    uint32_t gpusPerLeaf{0};   //!< leaf-spine, fat-tree, dragonfly-plus: GPUs (hosts) per leaf
     uint32_t linksPerSpine{1}; //!< leaf-spine: parallel links from each leaf to each spine
     LinkProfile link;          //!< the links' profile: a preset with key-by-key overrides
     bool hasHostLink{false};   //!< GPUs reach their NIC over a host link (PCIe) instead of directly
     LinkProfile hostLink;      //!< the GPU-to-NIC link's profile, when hasHostLink
+
+    /// An oversubscription ratio down:up, e.g. "3:1" (3 units of downlink per unit of uplink).
+    struct Ratio
+    {
+        uint32_t numerator{0};   //!< down share (3 in "3:1"); 0 = not given
+        uint32_t denominator{0}; //!< up share (1 in "3:1"); 0 = not given
+    };
+
+    /// kind "custom": one node.
+    struct CustomNode
+    {
+        SpecLocation where; //!< location of the node's entry (for errors)
+        std::string name;   //!< unique name
+        std::string kind;   //!< "gpu", "switch" or "nic"
+        uint32_t tier{0};   //!< switch tier (1 = next to the GPUs; 0 = inside a server)
+    };
+
+    /// kind "custom": one full-duplex link.
+    struct CustomLink
+    {
+        SpecLocation where;     //!< location of the link's entry (for errors)
+        std::string a;          //!< one end's node name
+        std::string b;          //!< the other end's node name
+        bool hasProfile{false}; //!< the link has its own profile; otherwise `link` applies
+        LinkProfile profile;    //!< its profile (a preset with overrides), when hasProfile
+    };
+
+    // ---- per-tier sizing (leaf-spine, fat-tree, rail kinds)
+    uint32_t radix{0};           //!< switch ports; 0 = not given (sizing from explicit counts;
+                                 //!< dragonfly-plus: only checked)
+    Ratio oversubscription;      //!< leaf (rail-switch) tier down:up; unset = from the counts
+    Ratio spineOversubscription; //!< fat-tree spine (aggregation) tier, rail-optimized SU-spine
+                                 //!< tier down:up; unset = from the counts
+    uint32_t uplinks{0};         //!< leaf-spine: uplinks per leaf (explicit port counts)
+
+    // ---- fat-tree (pods of leaf-spine under a core tier; k-ary Al-Fares by default)
+    uint32_t pods{0};         //!< pods; 0 = radix (the most the core switches can join)
+    uint32_t leavesPerPod{0}; //!< leaf (edge) switches per pod; 0 = from radix and ratio
+    uint32_t spinesPerPod{0}; //!< spine (aggregation) switches per pod; 0 = leaf uplinks
+    uint32_t spineUplinks{0}; //!< uplinks per spine to the core (fat-tree; rail-optimized with
+                              //!< SU spines); 0 = from radix and ratio, or non-blocking
+
+    // ---- servers and NVLink domains (rail kinds, nvlink-domain; optional elsewhere)
+    uint32_t gpusPerServer{0};  //!< GPUs per server (NVLink domain); 0 = 8 for rail kinds
+    bool hasNvlink{false};      //!< add an NVLink domain per server (implied by rail-only and
+                                //!< nvlink-domain)
+    LinkProfile nvlinkProfile;  //!< per-GPU NVLink profile (all of a GPU's NVLinks as one
+                                //!< logical link); rate 0 = default preset nvlink4
+    uint32_t nvlinkSwitches{1}; //!< NVSwitch nodes per server; each GPU has one link to each,
+                                //!< at nvlinkProfile.rate / nvlinkSwitches (NVL72: 18)
+
+    // ---- rail-optimized, rail-only
+    uint32_t serversPerSu{0}; //!< servers per scalable unit; 0 = 32 (DGX SuperPOD)
+    uint32_t sus{0};          //!< scalable units; 0 = 1
+    uint32_t railUplinks{0};  //!< uplinks per rail switch; 0 = from oversubscription, else
+                              //!< serversPerSu (1:1)
+    uint32_t spinesPerSu{0};  //!< rail-optimized: spines per SU under a core tier (3 tiers);
+                              //!< 0 = one spine tier shared by all SUs (`spines` of them)
+    uint32_t cores{0};        //!< rail-optimized with SU spines: core switches; 0 = fewest
+                              //!< that fit the radix (fat-tree: derived, must match if given)
+
+    // ---- dragonfly-plus (groups of leaf/spine; hosts per leaf = gpusPerLeaf)
+    uint32_t groups{0};              //!< groups
+    uint32_t leavesPerGroup{0};      //!< leaves per group
+    uint32_t spinesPerGroup{0};      //!< spines per group
+    uint32_t globalLinksPerSpine{0}; //!< global links per spine
+
+    // ---- custom
+    std::vector<CustomNode> customNodes; //!< nodes, in order (GPUs numbered in this order)
+    std::vector<CustomLink> customLinks; //!< links, in order
 };
 
 /**
@@ -50,14 +134,23 @@ struct TopologySpec
  */
 struct CollectiveSpec
 {
-    SpecLocation where;          //!< location of this collective's mapping
-    std::string name;            //!< unique name within the traffic file
-    std::string op;              //!< "all-reduce", "reduce-scatter", "all-gather"
-    std::string algorithm;       //!< "ring"
-    uint64_t bytes{0};           //!< buffer size S, bytes (nccl-tests convention per op)
-    std::vector<uint32_t> ranks; //!< GPU indices taking part, in ring order; empty = all GPUs
-    SpecLocation ranksWhere;     //!< location of the ranks value (for errors found later)
-    Time start;                  //!< when the collective is issued
+    SpecLocation where;                //!< location of this collective's mapping
+    std::string name;                  //!< unique name within the traffic file
+    std::string op;                    //!< CollectiveOpNames(): "all-reduce", "all-to-all", ...
+    std::string algorithm;             //!< CollectiveAlgorithmNames(): "ring", "tree", ...
+    uint64_t bytes{0};                 //!< buffer size S, bytes (nccl-tests convention per op)
+    std::vector<uint32_t> ranks;       //!< GPU indices taking part, in ring order; empty = all GPUs
+    SpecLocation ranksWhere;           //!< location of the ranks value (for errors found later)
+    Time start;                        //!< when the collective is issued
+    uint32_t channels{1};              //!< parallel channels (NCCL rings/trees), each its own QP
+    uint64_t chunkBytes{512 * 1024};   //!< pipelining unit (NCCL Simple: 512 KiB); 0: whole steps
+    double gammaSecondsPerByte{0};     //!< reduction cost, seconds per reduced byte
+    uint32_t root{0};                  //!< broadcast/reduce root: position in ranks
+    uint32_t ranksPerNode{0};          //!< hierarchical: GPUs per node (ranks node-major)
+    std::vector<uint64_t> matrix;      //!< all-to-all: P x P bytes, row = source (empty: uniform)
+    std::vector<uint32_t> transferSrc; //!< send-recv: source positions in ranks
+    std::vector<uint32_t> transferDst; //!< send-recv: destination positions in ranks
+    std::vector<uint64_t> transferBytes; //!< send-recv: payload bytes per transfer
 };
 
 /**
@@ -82,8 +175,17 @@ struct ScenarioSpec
     uint64_t seed{1};   //!< RngSeed for every random stream of the run
     Time stopTime;      //!< simulated-time limit; the run is cut off (and fails) past it
     std::string forwarding{"ecmp"}; //!< choice among equal-cost ports: ecmp, spray, adaptive
-    TopologySpec topology;          //!< the fabric
-    TrafficSpec traffic;            //!< the traffic
+    /// Congestion control: "auto" (dcqcn where links mark ECN, i.e. RoCE; else none),
+    /// "none" or "dcqcn".
+    std::string congestionControl{"auto"};
+    /// ns3::Dcqcn attributes to override (attribute name, value as an ns-3 string).
+    std::vector<std::pair<std::string, std::string>> dcqcnAttributes;
+    /// Transport reliability: "auto" (go-back-n if any link is lossy), "none", "go-back-n".
+    std::string reliability{"auto"};
+    /// Further ns3::RdmaTransport attributes (name, value as an ns-3 string).
+    std::vector<std::pair<std::string, std::string>> transportAttributes;
+    TopologySpec topology; //!< the fabric
+    TrafficSpec traffic;   //!< the traffic
 };
 
 } // namespace ns3

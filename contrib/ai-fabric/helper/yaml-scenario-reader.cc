@@ -3,7 +3,11 @@
  */
 #include "yaml-scenario-reader.h"
 
+#include "fabric-graph.h"
+#include "fabric-topology.h"
 #include "units.h"
+
+#include "ns3/abort.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -11,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <locale>
 #include <map>
 #include <set>
 #include <sstream>
@@ -29,29 +34,18 @@ namespace fs = std::filesystem;
 /// Keys of a scenario file.
 const std::vector<std::string> SCENARIO_KEYS
     = {"name", "seed", "stop_time", "forwarding", "topology", "traffic"};
-/// Keys of a topology mapping.
-const std::vector<std::string> TOPOLOGY_KEYS
-    = {"name", "kind", "gpus", "leaves", "spines", "gpus_per_leaf", "links_per_spine", "link"};
-/// Topology keys that only kind "leaf-spine" takes.
-const std::vector<std::string> LEAF_SPINE_KEYS
-    = {"leaves", "spines", "gpus_per_leaf", "links_per_spine"};
-/// Keys of a topology's link mapping.
-const std::vector<std::string> LINK_KEYS = {"profile",
-                                            "rate",
-                                            "mtu",
-                                            "header_size",
-                                            "message_header_size",
-                                            "propagation_delay",
-                                            "switch_latency",
-                                            "nic_latency"};
 /// Keys of a traffic mapping.
 const std::vector<std::string> TRAFFIC_KEYS = {"name", "collectives"};
 /// Keys of one collective.
 const std::vector<std::string> COLLECTIVE_KEYS
     = {"name", "op", "algorithm", "size", "ranks", "start"};
 
-/// Topology kinds the builder knows.
-const std::vector<std::string> TOPOLOGY_KINDS = {"single-switch", "leaf-spine"};
+/// Keys of one entry of a custom topology's `nodes`.
+const std::vector<std::string> CUSTOM_NODE_KEYS = {"name", "kind", "tier"};
+/// Kinds of a custom topology's nodes.
+const std::vector<std::string> CUSTOM_NODE_KINDS = {"gpu", "switch", "nic"};
+/// Keys of one entry of a custom topology's `links`.
+const std::vector<std::string> CUSTOM_LINK_KEYS = {"a", "b", "link"};
 /// Collective operations.
 const std::vector<std::string> COLLECTIVE_OPS = {"all-reduce", "reduce-scatter", "all-gather"};
 /// Collective algorithms.
@@ -61,6 +55,17 @@ const std::vector<std::string> FORWARDING_MODES = {"ecmp", "spray", "adaptive"};
 
 /// Default simulated-time limit, picoseconds (10 s).
 constexpr int64_t DEFAULT_STOP_TIME_PS = 10000000000000LL;
+/// Preset of `link:` when it names none.
+const std::string DEFAULT_LINK_PROFILE = "ib-ndr";
+/// Preset of `host_link:` when it names none, if such a preset exists.
+const std::string DEFAULT_HOST_LINK_PROFILE = "pcie-gen5";
+/// Preset of `nvlink:` when it names none, if such a preset exists (DGX H100, FACTS.md 1.7).
+const std::string DEFAULT_NVLINK_PROFILE = "nvlink4";
+/// Largest switch tier of a custom node.
+constexpr uint64_t MAX_CUSTOM_TIER = 255;
+/// Largest `priorities` value: virtual lanes (IB: up to 15 data VLs) or traffic classes
+/// (802.1Q: 8) a link may have.
+constexpr uint64_t MAX_PRIORITIES = 16;
 
 /**
  * \param file the file a node came from
@@ -254,12 +259,16 @@ class Mapping
      * \param section the section's name in messages ("topology", "link", ...)
      * \param known the accepted keys
      * \param hints extra advice for particular unknown keys (misplaced keys, aliases)
+     * \param listed the keys an unknown key without a near match lists; empty = \p known
+     * \param listedAs how the message introduces \p listed ("known keys", "keys of kind X")
      */
     Mapping(const YAML::Node& node,
             const std::string& file,
             const std::string& section,
             const std::vector<std::string>& known,
-            const std::map<std::string, std::string>& hints = {})
+            const std::map<std::string, std::string>& hints = {},
+            const std::vector<std::string>& listed = {},
+            const std::string& listedAs = "known keys")
         : m_node(node)
         , m_file(file)
         , m_section(section)
@@ -299,7 +308,7 @@ class Mapping
                 }
                 else
                 {
-                    msg += "known keys: " + JoinList(known);
+                    msg += listedAs + ": " + JoinList(listed.empty() ? known : listed);
                 }
                 throw SpecError(f.KeyWhere(), msg);
             }
@@ -346,6 +355,12 @@ class Mapping
             throw SpecError(Where(), "missing required key '" + key + "' in " + m_section);
         }
         return *f;
+    }
+
+    /// \return the fields, in file order
+    const std::vector<Field>& Fields() const
+    {
+        return m_fields;
     }
 
     /// \return the mapping's location
@@ -554,6 +569,71 @@ ReadRate(const Field& f)
 }
 
 /**
+ * \brief A boolean: exactly `true` or `false` (quoted or not). YAML 1.1 spellings that
+ * yaml-cpp would also accept (yes, no, on, off, True, y) are rejected, so that a value
+ * means the same to every YAML reader.
+ * \param f a field
+ * \return the value
+ * \throws SpecError at the value
+ */
+bool
+ReadBool(const Field& f)
+{
+    const std::string text = ScalarOf(f, "true or false");
+    if (text == "true")
+    {
+        return true;
+    }
+    if (text == "false")
+    {
+        return false;
+    }
+    f.Fail("expected true or false, got '" + text + "'");
+}
+
+/**
+ * \brief A plain decimal number between 0 and 1: `DIGITS [ "." DIGITS ]`, no sign,
+ * exponent, unit or leading zeros (`0.2`, `1`, `0.05`).
+ * \param f a field
+ * \return the value, in [0, 1]
+ * \throws SpecError at the value
+ */
+double
+ReadFraction(const Field& f)
+{
+    const std::string text = ScalarOf(f, "a number between 0 and 1 such as 0.2");
+    if (!text.empty() && (text[0] == '-' || text[0] == '+'))
+    {
+        f.Fail("'" + text + "': expected a number between 0 and 1 without a sign");
+    }
+    const std::size_t dot = text.find('.');
+    const std::string whole = text.substr(0, dot);
+    const std::string fraction = dot == std::string::npos ? "" : text.substr(dot + 1);
+    const auto allDigits = [](const std::string& s) {
+        return !s.empty()
+               && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (!allDigits(whole) || (dot != std::string::npos && !allDigits(fraction)))
+    {
+        f.Fail("'" + text + "' is not a plain decimal number; write e.g. 0.2");
+    }
+    if (whole.size() > 1 && whole[0] == '0')
+    {
+        f.Fail("'" + text + "': leading zeros are not allowed");
+    }
+    // The grammar is checked; read it in the "C" locale, whatever the process's locale.
+    std::istringstream in(text);
+    in.imbue(std::locale::classic());
+    double value = 0;
+    in >> value;
+    if (value > 1)
+    {
+        f.Fail("must be between 0 and 1, got " + text);
+    }
+    return value;
+}
+
+/**
  * \brief A name: non-empty, no surrounding spaces, none of / \ , " or control characters
  * (names end up in result paths and CSV cells).
  * \param f a field
@@ -688,7 +768,957 @@ Stem(const std::string& path)
 }
 
 /**
- * \brief Parse a topology mapping.
+ * \param f a flow_control field
+ * \return the flow-control kind
+ * \throws SpecError at the value, suggesting the nearest kind
+ */
+LinkProfile::FlowControl
+ReadFlowControl(const Field& f)
+{
+    // The names come from LinkProfile itself: every kind, as FlowControlName() spells it.
+    std::vector<std::string> names;
+    for (const auto kind : {LinkProfile::FlowControl::NONE,
+                            LinkProfile::FlowControl::CREDIT,
+                            LinkProfile::FlowControl::PFC})
+    {
+        LinkProfile p;
+        p.flowControl = kind;
+        names.push_back(p.FlowControlName());
+    }
+    LinkProfile::FlowControl kind = LinkProfile::FlowControl::NONE;
+    if (!ParseFlowControl(ReadChoice(f, "flow control", names), kind))
+    {
+        f.Fail("unknown flow control '" + f.value.Scalar() + "'; known: " + JoinList(names));
+    }
+    return kind;
+}
+
+/**
+ * \ingroup ai-fabric
+ * \brief One key of a `link:` or `host_link:` mapping and how its value lands in a
+ * LinkProfile. The table of these is the one list of link keys: the reader, the
+ * unknown-key message and the misplaced-key hints all take the keys from it.
+ */
+struct LinkKey
+{
+    std::string key;                                 //!< the YAML key
+    void (*read)(const Field& f, LinkProfile& link); //!< reads the value into its field
+};
+
+/// \return every overridable link key, in documentation order (`profile` is not here)
+const std::vector<LinkKey>&
+LinkKeys()
+{
+    constexpr uint64_t u32 = std::numeric_limits<uint32_t>::max();
+    static const std::vector<LinkKey> keys = {
+        {"rate",
+         [](const Field& f, LinkProfile& l) {
+             l.rate = ReadRate(f);
+         }},
+        {"mtu",
+         [](const Field& f, LinkProfile& l) {
+             l.mtu = static_cast<uint32_t>(ReadBytes(f, true, u32));
+         }},
+        {"header_size",
+         [](const Field& f, LinkProfile& l) {
+             l.headerBytes = static_cast<uint32_t>(ReadBytes(f, false, u32));
+         }},
+        {"segment_size",
+         [](const Field& f, LinkProfile& l) {
+             l.segmentBytes = static_cast<uint32_t>(ReadBytes(f, false, u32));
+         }},
+        {"framing_size",
+         [](const Field& f, LinkProfile& l) {
+             l.framingBytes = static_cast<uint32_t>(ReadBytes(f, false, u32));
+         }},
+        {"message_header_size",
+         [](const Field& f, LinkProfile& l) {
+             l.messageHeaderBytes = static_cast<uint32_t>(ReadBytes(f, false, u32));
+         }},
+        {"control_packet_size",
+         [](const Field& f, LinkProfile& l) {
+             l.controlPacketBytes = static_cast<uint32_t>(ReadBytes(f, true, u32));
+         }},
+        {"propagation_delay",
+         [](const Field& f, LinkProfile& l) {
+             l.propagationDelay = ReadTime(f, false);
+         }},
+        {"switch_latency",
+         [](const Field& f, LinkProfile& l) {
+             l.switchLatency = ReadTime(f, false);
+         }},
+        {"nic_latency",
+         [](const Field& f, LinkProfile& l) {
+             l.nicLatency = ReadTime(f, false);
+         }},
+        {"cut_through",
+         [](const Field& f, LinkProfile& l) {
+             l.cutThrough = ReadBool(f);
+         }},
+        {"buffer_per_port",
+         [](const Field& f, LinkProfile& l) {
+             l.bufferPerPort = ReadBytes(f, true);
+         }},
+        {"flow_control",
+         [](const Field& f, LinkProfile& l) {
+             l.flowControl = ReadFlowControl(f);
+         }},
+        {"priorities",
+         [](const Field& f, LinkProfile& l) {
+             l.priorities = static_cast<uint8_t>(ReadInteger(f, 1, MAX_PRIORITIES));
+         }},
+        {"data_priority",
+         [](const Field& f, LinkProfile& l) {
+             l.dataPriority = static_cast<uint8_t>(ReadInteger(f, 0, MAX_PRIORITIES - 1));
+         }},
+        {"control_priority",
+         [](const Field& f, LinkProfile& l) {
+             l.controlPriority = static_cast<uint8_t>(ReadInteger(f, 0, MAX_PRIORITIES - 1));
+         }},
+        {"credit_block_size",
+         [](const Field& f, LinkProfile& l) {
+             l.creditBlockBytes = static_cast<uint32_t>(ReadBytes(f, true, u32));
+         }},
+        {"credits_per_lane",
+         [](const Field& f, LinkProfile& l) {
+             l.creditsPerLane = ReadBytes(f, false);
+         }},
+        {"pfc_reaction_time",
+         [](const Field& f, LinkProfile& l) {
+             l.pfcReactionTime = ReadTime(f, false);
+         }},
+        {"ecn_kmin",
+         [](const Field& f, LinkProfile& l) {
+             l.ecnKmin = ReadBytes(f, false);
+         }},
+        {"ecn_kmax",
+         [](const Field& f, LinkProfile& l) {
+             l.ecnKmax = ReadBytes(f, false);
+         }},
+        {"ecn_pmax",
+         [](const Field& f, LinkProfile& l) {
+             l.ecnPmax = ReadFraction(f);
+         }},
+    };
+    return keys;
+}
+
+/// \return the keys of a `link:` or `host_link:` mapping: `profile`, then LinkKeys()
+const std::vector<std::string>&
+LinkKeyNames()
+{
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> n = {"profile"};
+        for (const auto& k : LinkKeys())
+        {
+            n.push_back(k.key);
+        }
+        return n;
+    }();
+    return names;
+}
+
+/**
+ * \ingroup ai-fabric
+ * \brief A link profile as read from a `link:` or `host_link:` mapping, with the
+ * locations of the keys given, for errors found once all overrides are applied.
+ */
+struct ParsedLink
+{
+    LinkProfile profile;                      //!< the preset with the overrides applied
+    std::string section;                      //!< "link" or "host_link"
+    SpecLocation where;                       //!< the mapping (or the topology, if absent)
+    std::map<std::string, SpecLocation> keys; //!< location of each key given
+
+    /**
+     * \brief Throw a SpecError about a combination of values, located at the first of
+     * \p candidates the user wrote (the key, not its value: the value alone is fine),
+     * else at the mapping; the message is prefixed with that key.
+     * \param candidates keys that could be to blame, most likely first
+     * \param message what is wrong
+     */
+    [[noreturn]] void Fail(const std::vector<std::string>& candidates,
+                           const std::string& message) const
+    {
+        for (const auto& key : candidates)
+        {
+            const auto it = keys.find(key);
+            if (it != keys.end())
+            {
+                throw SpecError(it->second, key + ": " + message);
+            }
+        }
+        throw SpecError(where, section + ": " + message);
+    }
+};
+
+/**
+ * \brief Check what no single value shows: the constraints between fields, once all
+ * overrides are applied to the preset.
+ * \param l the link
+ * \throws SpecError at the key to blame
+ */
+void
+CheckLink(const ParsedLink& l)
+{
+    const LinkProfile& p = l.profile;
+    const std::string classes
+        = "the classes are 0 to " + std::to_string(static_cast<unsigned>(p.priorities) - 1);
+    if (p.dataPriority >= p.priorities)
+    {
+        l.Fail({"data_priority", "priorities"},
+               "data_priority " + std::to_string(p.dataPriority) + " is not below priorities "
+                   + std::to_string(p.priorities) + "; " + classes);
+    }
+    if (p.controlPriority >= p.priorities)
+    {
+        l.Fail({"control_priority", "priorities"},
+               "control_priority " + std::to_string(p.controlPriority) + " is not below priorities "
+                   + std::to_string(p.priorities) + "; " + classes);
+    }
+    if (p.flowControl == LinkProfile::FlowControl::CREDIT)
+    {
+        // A lane sends a packet only when it holds credits for all of it, in whole
+        // credit blocks (FabricNetDevice::CreditBytes): the largest packet must fit.
+        const uint64_t wire = p.WireBytes(p.mtu, true);
+        const uint64_t need
+            = (wire + p.creditBlockBytes - 1) / p.creditBlockBytes * p.creditBlockBytes;
+        if (p.creditsPerLane < need)
+        {
+            const uint64_t segments
+                = p.segmentBytes == 0 ? 1 : (p.mtu + p.segmentBytes - 1) / p.segmentBytes;
+            const std::string packet
+                = "one largest packet, " + std::to_string(need) + " B (mtu " + std::to_string(p.mtu)
+                  + " + " + std::to_string(segments) + " x header_size "
+                  + std::to_string(p.headerBytes) + " + framing_size "
+                  + std::to_string(p.framingBytes) + " + message_header_size "
+                  + std::to_string(p.messageHeaderBytes) + " = " + std::to_string(wire)
+                  + " B, in whole " + std::to_string(p.creditBlockBytes) + " B credit blocks)";
+            l.Fail({"credits_per_lane",
+                    "flow_control",
+                    "mtu",
+                    "header_size",
+                    "segment_size",
+                    "framing_size",
+                    "message_header_size",
+                    "credit_block_size"},
+                   p.creditsPerLane == 0
+                       ? "credits_per_lane is 0 with flow_control credit, so nothing could "
+                         "ever be sent; give at least "
+                             + packet
+                       : "credits_per_lane " + std::to_string(p.creditsPerLane)
+                             + " B is smaller than " + packet
+                             + ", so such a packet could never be sent");
+        }
+    }
+    if (p.ecnKmin > 0 && p.ecnKmin > p.ecnKmax)
+    {
+        l.Fail({"ecn_kmin", "ecn_kmax"},
+               "ecn_kmin " + std::to_string(p.ecnKmin) + " B is above ecn_kmax "
+                   + std::to_string(p.ecnKmax)
+                   + " B; with marking on (ecn_kmin > 0), ecn_kmin <= ecn_kmax is required");
+    }
+}
+
+/**
+ * \brief Read a `link:` or `host_link:` mapping: a preset, then key-by-key overrides,
+ * then the checks between fields (CheckLink()).
+ * \param field the mapping's field, or nullptr if the topology has none
+ * \param section "link" or "host_link", for messages
+ * \param defaultProfile the preset when `profile` is absent; "" to require `profile`
+ * \param topologyWhere the topology's location, for an absent mapping
+ * \param file the file the mapping came from
+ * \param base when not null and the mapping has no `profile`: the profile the overrides
+ * modify instead of a preset (a custom topology's per-link `link:` over the topology's)
+ * \return the profile, with `source` recording the overridden keys
+ */
+ParsedLink
+ParseLink(const Field* field,
+          const std::string& section,
+          const std::string& defaultProfile,
+          const SpecLocation& topologyWhere,
+          const std::string& file,
+          const LinkProfile* base = nullptr)
+{
+    ParsedLink l;
+    l.section = section;
+    l.where = topologyWhere;
+    if (!field)
+    {
+        NS_ABORT_MSG_IF(!FindLinkProfile(defaultProfile),
+                        "default link profile '" << defaultProfile << "' is not a preset");
+        l.profile = *FindLinkProfile(defaultProfile);
+        CheckLink(l);
+        return l;
+    }
+    static const std::map<std::string, std::string> hints = {
+        {"name", "choose the preset with 'profile'"},
+        {"preset", "did you mean 'profile'?"},
+        {"gpus", "'gpus' belongs in the topology"},
+        {"kind", "'kind' belongs in the topology"},
+        {"bandwidth", "did you mean 'rate'?"},
+        {"latency", "write 'propagation_delay', 'switch_latency' or 'nic_latency'"},
+        {"pfc", "write 'flow_control: pfc'"},
+        {"credit", "write 'flow_control: credit'"},
+        {"ecn", "write 'ecn_kmin', 'ecn_kmax' and 'ecn_pmax'"},
+        {"lanes", "did you mean 'priorities'?"},
+        {"virtual_lanes", "did you mean 'priorities'?"},
+        {"traffic_classes", "did you mean 'priorities'?"},
+        {"buffer_size", "did you mean 'buffer_per_port'?"},
+        {"credits", "did you mean 'credits_per_lane'?"},
+    };
+    if (!field->value.IsMap())
+    {
+        const std::string example
+            = defaultProfile.empty() ? LinkProfilePresets().front().name : defaultProfile;
+        field->Fail("expected a mapping (e.g. 'profile: " + example
+                    + "' on the next line, indented), got " + Describe(field->value));
+    }
+    const Mapping m(field->value, file, section, LinkKeyNames(), hints);
+    l.where = m.Where();
+    std::string profile = defaultProfile;
+    if (const Field* f = m.Find("profile"))
+    {
+        profile = ScalarOf(*f, "a link profile name");
+        if (!FindLinkProfile(profile))
+        {
+            std::vector<std::string> names;
+            for (const auto& p : LinkProfilePresets())
+            {
+                names.push_back(p.name);
+            }
+            std::string msg = "unknown link profile '" + profile + "'; ";
+            const std::string nearest = NearestWord(profile, names);
+            if (!nearest.empty())
+            {
+                msg += "did you mean '" + nearest + "'? ";
+            }
+            f->Fail(msg + "known profiles: " + JoinList(names));
+        }
+    }
+    else if (profile.empty() && !base)
+    {
+        const std::string wanted
+            = section == "nvlink" ? DEFAULT_NVLINK_PROFILE : DEFAULT_HOST_LINK_PROFILE;
+        throw SpecError(l.where,
+                        "missing required key 'profile' in " + section + " (there is no preset '"
+                            + wanted + "' to default to)");
+    }
+    l.profile = (base && !m.Find("profile")) ? *base : *FindLinkProfile(profile);
+    std::vector<std::string> overridden;
+    for (const auto& k : LinkKeys())
+    {
+        if (const Field* f = m.Find(k.key))
+        {
+            k.read(*f, l.profile);
+            l.keys[k.key] = f->KeyWhere();
+            overridden.push_back(k.key);
+        }
+    }
+    if (!overridden.empty())
+    {
+        l.profile.source += "; overridden in " + file + ": " + JoinList(overridden);
+    }
+    CheckLink(l);
+    return l;
+}
+
+// --------------------------------------------------------------------- topology
+
+/// Kinds whose servers always have an NVLink domain (`nvlink` may only set its profile).
+const std::vector<std::string> NVLINK_IMPLIED_KINDS = {"rail-only", "nvlink-domain"};
+/// Kinds with a default `gpus_per_server` (8, a DGX), so that `nvlink` alone suffices.
+const std::vector<std::string> DEFAULT_SERVER_KINDS = {"rail-optimized", "rail-only"};
+
+/**
+ * \param list words
+ * \param word a word
+ * \return true if \p list holds \p word
+ */
+bool
+Contains(const std::vector<std::string>& list, const std::string& word)
+{
+    return std::find(list.begin(), list.end(), word) != list.end();
+}
+
+/**
+ * \param f a field
+ * \param min the smallest allowed value
+ * \return the count, at most 4294967295
+ * \throws SpecError at the value
+ */
+uint32_t
+ReadCount(const Field& f, uint32_t min)
+{
+    return static_cast<uint32_t>(ReadInteger(f, min, std::numeric_limits<uint32_t>::max()));
+}
+
+/**
+ * \brief An oversubscription ratio, "D:U" or "D" (ParseOversubscription()).
+ * \param f a field
+ * \return the ratio, in lowest terms
+ * \throws SpecError at the value
+ */
+TopologySpec::Ratio
+ReadRatio(const Field& f)
+{
+    const std::string text = ScalarOf(f, "a ratio such as \"3:1\"");
+    TopologySpec::Ratio ratio;
+    if (!ParseOversubscription(text, ratio))
+    {
+        f.Fail("'" + text
+               + "' is not an oversubscription ratio; write \"D:U\" with positive integers "
+                 "(D units of capacity down per U up), such as \"3:1\" or \"3:2\", or \"D\" "
+                 "for D:1");
+    }
+    return ratio;
+}
+
+/**
+ * \brief `nvlink:` true, false, or a link mapping (a preset, default nvlink4, with overrides).
+ * \param f the field
+ * \param t the topology (hasNvlink, nvlinkProfile)
+ * \throws SpecError at the value
+ */
+void
+ReadNvlink(const Field& f, TopologySpec& t)
+{
+    if (f.value.IsScalar() && (f.value.Scalar() == "true" || f.value.Scalar() == "false"))
+    {
+        t.hasNvlink = f.value.Scalar() == "true";
+        return;
+    }
+    if (!f.value.IsMap())
+    {
+        f.Fail("expected true, false or a link mapping (e.g. 'profile: " + DEFAULT_NVLINK_PROFILE
+               + "' on the next line, indented), got " + Describe(f.value));
+    }
+    const std::string dflt
+        = FindLinkProfile(DEFAULT_NVLINK_PROFILE) ? DEFAULT_NVLINK_PROFILE : std::string();
+    t.nvlinkProfile = ParseLink(&f, "nvlink", dflt, t.where, f.file).profile;
+    t.hasNvlink = true;
+}
+
+/**
+ * \brief A custom topology's `nodes`: a list of {name, kind, tier}.
+ * \param f the field
+ * \param t the topology (customNodes)
+ * \throws SpecError at the offending entry or value
+ */
+void
+ReadCustomNodes(const Field& f, TopologySpec& t)
+{
+    static const std::map<std::string, std::string> hints = {
+        {"id", "did you mean 'name'?"},
+        {"type", "did you mean 'kind'?"},
+        {"level", "did you mean 'tier'?"},
+        {"layer", "did you mean 'tier'?"},
+    };
+    if (!f.value.IsSequence())
+    {
+        f.Fail("expected a list of nodes (lines starting with '- ', each a mapping with keys "
+               + JoinList(CUSTOM_NODE_KEYS) + "), got " + Describe(f.value));
+    }
+    if (f.value.size() == 0)
+    {
+        f.Fail("the list is empty; give at least 2 nodes of kind gpu");
+    }
+    std::size_t index = 0;
+    for (const auto& item : f.value)
+    {
+        const Field entry{"nodes", f.keyNode, item, f.file};
+        if (!item.IsMap())
+        {
+            entry.Fail("entry " + std::to_string(index) + ": expected a mapping with keys "
+                       + JoinList(CUSTOM_NODE_KEYS) + ", got " + Describe(item));
+        }
+        const Mapping m(item, f.file, "custom node", CUSTOM_NODE_KEYS, hints);
+        TopologySpec::CustomNode n;
+        n.where = m.Where();
+        n.name = ReadName(m.Require("name"));
+        n.kind = ReadChoice(m.Require("kind"), "node kind", CUSTOM_NODE_KINDS);
+        const Field* tier = m.Find("tier");
+        if (n.kind == "switch")
+        {
+            n.tier = tier ? static_cast<uint32_t>(ReadInteger(*tier, 0, MAX_CUSTOM_TIER)) : 1;
+        }
+        else if (tier)
+        {
+            throw SpecError(tier->KeyWhere(),
+                            "'tier' applies to switches only; a " + n.kind + " node is tier 0");
+        }
+        t.customNodes.push_back(n);
+        ++index;
+    }
+}
+
+/**
+ * \brief A custom topology's `links`: a list of {a, b, link}; `link` (optional) overrides
+ * the topology's `link` profile for that link (or names another preset).
+ * \param f the field
+ * \param t the topology (customLinks; link must be read already)
+ * \throws SpecError at the offending entry or value
+ */
+void
+ReadCustomLinks(const Field& f, TopologySpec& t)
+{
+    static const std::map<std::string, std::string> hints = [] {
+        std::map<std::string, std::string> h = {
+            {"from", "did you mean 'a'?"},
+            {"to", "did you mean 'b'?"},
+            {"src", "did you mean 'a'?"},
+            {"dst", "did you mean 'b'?"},
+        };
+        for (const auto& key : LinkKeyNames())
+        {
+            h[key] = "'" + key + "' belongs under the entry's 'link:'";
+        }
+        return h;
+    }();
+    if (!f.value.IsSequence())
+    {
+        f.Fail("expected a list of links (lines starting with '- ', each a mapping with keys "
+               + JoinList(CUSTOM_LINK_KEYS) + "), got " + Describe(f.value));
+    }
+    if (f.value.size() == 0)
+    {
+        f.Fail("the list is empty; give the links that join the nodes");
+    }
+    std::size_t index = 0;
+    for (const auto& item : f.value)
+    {
+        const Field entry{"links", f.keyNode, item, f.file};
+        if (!item.IsMap())
+        {
+            entry.Fail("entry " + std::to_string(index) + ": expected a mapping with keys "
+                       + JoinList(CUSTOM_LINK_KEYS) + ", got " + Describe(item));
+        }
+        const Mapping m(item, f.file, "custom link", CUSTOM_LINK_KEYS, hints);
+        TopologySpec::CustomLink l;
+        l.where = m.Where();
+        for (const char* end : {"a", "b"})
+        {
+            const Field& e = m.Require(end);
+            std::string& name = end[0] == 'a' ? l.a : l.b;
+            name = ScalarOf(e, "a node name");
+            if (name.empty())
+            {
+                e.Fail("must not be empty");
+            }
+        }
+        if (const Field* lf = m.Find("link"))
+        {
+            l.hasProfile = true;
+            l.profile = ParseLink(lf, "link", "", t.where, f.file, &t.link).profile;
+        }
+        t.customLinks.push_back(l);
+        ++index;
+    }
+}
+
+/**
+ * \ingroup ai-fabric
+ * \brief One key of a topology mapping: the kinds that take it and how its value lands
+ * in the TopologySpec. The table of these is the one list of topology keys: the reader,
+ * the per-kind rejection, the unknown-key message and the misplaced-key hints of the
+ * scenario all take the keys from it.
+ */
+struct TopologyKey
+{
+    std::string key;                               //!< the YAML key
+    std::vector<std::string> kinds;                //!< the kinds that take it
+    void (*read)(const Field& f, TopologySpec& t); //!< reads the value into its field(s)
+};
+
+/**
+ * \param excluded kinds
+ * \return every kind of TopologyKindNames() but \p excluded
+ */
+std::vector<std::string>
+KindsBut(const std::vector<std::string>& excluded)
+{
+    std::vector<std::string> kinds;
+    for (const auto& k : TopologyKindNames())
+    {
+        if (!Contains(excluded, k))
+        {
+            kinds.push_back(k);
+        }
+    }
+    return kinds;
+}
+
+/// \return every topology key but `name` and `kind`, in reading (and documentation) order
+const std::vector<TopologyKey>&
+TopologyKeys()
+{
+    static const std::vector<TopologyKey> keys = [] {
+        const std::vector<std::string> rails = {"rail-optimized", "rail-only"};
+        const std::vector<std::string> servers = KindsBut({"custom"});
+        std::vector<TopologyKey> k = {
+            {"gpus",
+             {"single-switch"},
+             [](const Field& f, TopologySpec& t) {
+                 t.gpus = ReadCount(f, 2);
+             }},
+            {"leaves",
+             {"leaf-spine"},
+             [](const Field& f, TopologySpec& t) {
+                 t.leaves = ReadCount(f, 1);
+             }},
+            {"spines",
+             {"leaf-spine", "rail-optimized", "rail-only"},
+             [](const Field& f, TopologySpec& t) {
+                 t.spines = ReadCount(f, 1);
+             }},
+            {"gpus_per_leaf",
+             {"leaf-spine", "fat-tree", "dragonfly-plus"},
+             [](const Field& f, TopologySpec& t) {
+                 t.gpusPerLeaf = ReadCount(f, 1);
+             }},
+            {"links_per_spine",
+             {"leaf-spine"},
+             [](const Field& f, TopologySpec& t) {
+                 t.linksPerSpine = ReadCount(f, 1);
+             }},
+            {"uplinks",
+             {"leaf-spine"},
+             [](const Field& f, TopologySpec& t) {
+                 t.uplinks = ReadCount(f, 1);
+             }},
+            {"radix",
+             {"leaf-spine", "fat-tree", "rail-optimized", "rail-only", "dragonfly-plus"},
+             [](const Field& f, TopologySpec& t) {
+                 t.radix = ReadCount(f, 2);
+             }},
+            {"oversubscription",
+             {"leaf-spine", "fat-tree", "rail-optimized", "rail-only"},
+             [](const Field& f, TopologySpec& t) {
+                 t.oversubscription = ReadRatio(f);
+             }},
+            {"spine_oversubscription",
+             {"fat-tree", "rail-optimized"},
+             [](const Field& f, TopologySpec& t) {
+                 t.spineOversubscription = ReadRatio(f);
+             }},
+            {"pods",
+             {"fat-tree"},
+             [](const Field& f, TopologySpec& t) {
+                 t.pods = ReadCount(f, 1);
+             }},
+            {"leaves_per_pod",
+             {"fat-tree"},
+             [](const Field& f, TopologySpec& t) {
+                 t.leavesPerPod = ReadCount(f, 1);
+             }},
+            {"spines_per_pod",
+             {"fat-tree"},
+             [](const Field& f, TopologySpec& t) {
+                 t.spinesPerPod = ReadCount(f, 1);
+             }},
+            {"spine_uplinks",
+             {"fat-tree", "rail-optimized"},
+             [](const Field& f, TopologySpec& t) {
+                 t.spineUplinks = ReadCount(f, 1);
+             }},
+            {"cores",
+             {"fat-tree", "rail-optimized"},
+             [](const Field& f, TopologySpec& t) {
+                 t.cores = ReadCount(f, 1);
+             }},
+            {"servers_per_su",
+             rails,
+             [](const Field& f, TopologySpec& t) {
+                 t.serversPerSu = ReadCount(f, 1);
+             }},
+            {"sus",
+             rails,
+             [](const Field& f, TopologySpec& t) {
+                 t.sus = ReadCount(f, 1);
+             }},
+            {"rail_uplinks",
+             rails,
+             [](const Field& f, TopologySpec& t) {
+                 t.railUplinks = ReadCount(f, 1);
+             }},
+            {"spines_per_su",
+             {"rail-optimized"},
+             [](const Field& f, TopologySpec& t) {
+                 t.spinesPerSu = ReadCount(f, 1);
+             }},
+            {"groups",
+             {"dragonfly-plus"},
+             [](const Field& f, TopologySpec& t) {
+                 t.groups = ReadCount(f, 2);
+             }},
+            {"leaves_per_group",
+             {"dragonfly-plus"},
+             [](const Field& f, TopologySpec& t) {
+                 t.leavesPerGroup = ReadCount(f, 1);
+             }},
+            {"spines_per_group",
+             {"dragonfly-plus"},
+             [](const Field& f, TopologySpec& t) {
+                 t.spinesPerGroup = ReadCount(f, 1);
+             }},
+            {"global_links_per_spine",
+             {"dragonfly-plus"},
+             [](const Field& f, TopologySpec& t) {
+                 t.globalLinksPerSpine = ReadCount(f, 1);
+             }},
+            {"gpus_per_server",
+             servers,
+             [](const Field& f, TopologySpec& t) {
+                 t.gpusPerServer = ReadCount(f, 1);
+             }},
+            {"nvlink", servers, ReadNvlink},
+            {"nvlink_switches",
+             servers,
+             [](const Field& f, TopologySpec& t) {
+                 t.nvlinkSwitches = ReadCount(f, 1);
+             }},
+            {"link",
+             TopologyKindNames(),
+             [](const Field& f, TopologySpec& t) {
+                 t.link = ParseLink(&f, "link", DEFAULT_LINK_PROFILE, t.where, f.file).profile;
+             }},
+            {"host_link",
+             KindsBut({"nvlink-domain", "custom"}),
+             [](const Field& f, TopologySpec& t) {
+                 // Traffic classes are end to end: GPUs send data in the host link's
+                 // data_priority, and a link with fewer lanes maps higher classes onto its
+                 // last lane (FabricNetDevice::LaneOf).
+                 const std::string dflt = FindLinkProfile(DEFAULT_HOST_LINK_PROFILE)
+                                              ? DEFAULT_HOST_LINK_PROFILE
+                                              : std::string();
+                 t.hostLink = ParseLink(&f, "host_link", dflt, t.where, f.file).profile;
+                 t.hasHostLink = true;
+             }},
+            {"nodes", {"custom"}, ReadCustomNodes},
+            {"links", {"custom"}, ReadCustomLinks},
+        };
+        const std::vector<std::string> known = TopologyKindNames();
+        for (const auto& key : k)
+        {
+            for (const auto& kind : key.kinds)
+            {
+                NS_ABORT_MSG_UNLESS(Contains(known, kind),
+                                    "topology key '" << key.key << "' names unknown kind '" << kind
+                                                     << "'");
+            }
+        }
+        return k;
+    }();
+    return keys;
+}
+
+/// \return every key of a topology mapping: `name`, `kind`, then TopologyKeys()
+const std::vector<std::string>&
+TopologyKeyNames()
+{
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> n = {"name", "kind"};
+        for (const auto& k : TopologyKeys())
+        {
+            n.push_back(k.key);
+        }
+        return n;
+    }();
+    return names;
+}
+
+/**
+ * \param kind a topology kind
+ * \return the keys a topology of that kind may have: `name`, `kind`, then its own
+ */
+std::vector<std::string>
+TopologyKeyNamesOf(const std::string& kind)
+{
+    std::vector<std::string> n = {"name", "kind"};
+    for (const auto& k : TopologyKeys())
+    {
+        if (Contains(k.kinds, kind))
+        {
+            n.push_back(k.key);
+        }
+    }
+    return n;
+}
+
+/**
+ * \param kind a topology kind
+ * \return the keys a topology of that kind must have (besides `kind`)
+ */
+std::vector<std::string>
+RequiredTopologyKeys(const std::string& kind)
+{
+    static const std::map<std::string, std::vector<std::string>> required = {
+        {"single-switch", {"gpus"}},
+        {"dragonfly-plus",
+         {"groups",
+          "leaves_per_group",
+          "spines_per_group",
+          "gpus_per_leaf",
+          "global_links_per_spine"}},
+        {"nvlink-domain", {"gpus_per_server"}},
+        {"custom", {"nodes", "links"}},
+    };
+    const auto it = required.find(kind);
+    return it == required.end() ? std::vector<std::string>() : it->second;
+}
+
+/**
+ * \param key a topology key
+ * \param kind a kind that does not take it
+ * \return why the key is rejected
+ */
+std::string
+NotForKind(const TopologyKey& key, const std::string& kind)
+{
+    static const std::map<std::string, std::string> gpuCounts = {
+        {"leaf-spine", "leaves x gpus_per_leaf"},
+        {"fat-tree", "pods x leaves_per_pod x gpus_per_leaf"},
+        {"rail-optimized", "gpus_per_server x servers_per_su x sus"},
+        {"rail-only", "gpus_per_server x servers_per_su x sus"},
+        {"dragonfly-plus", "groups x leaves_per_group x gpus_per_leaf"},
+        {"nvlink-domain", "gpus_per_server"},
+        {"custom", "the number of its nodes of kind gpu"},
+    };
+    static const std::map<std::pair<std::string, std::string>, std::string> reasons = {
+        {{"host_link", "nvlink-domain"}, "it has no scale-out NICs"},
+        {{"host_link", "custom"},
+         "list the NIC nodes in 'nodes' and their PCIe links in 'links' (a link with "
+         "'link: {profile: pcie-gen5}' between a gpu and a nic is a host link)"},
+        {{"nvlink", "custom"},
+         "list the NVSwitches in 'nodes' and the NVLink links in 'links' (a link with "
+         "'link: {profile: nvlink4}' to a gpu is an NVLink link)"},
+        {{"nvlink_switches", "custom"}, "list the NVSwitches in 'nodes'"},
+        {{"gpus_per_server", "custom"}, "it has no servers"},
+    };
+    if (key.key == "gpus")
+    {
+        const auto it = gpuCounts.find(kind);
+        return "'gpus' does not apply to kind " + kind + ": its GPU count is "
+               + (it != gpuCounts.end() ? it->second : "set by its other keys");
+    }
+    const auto it = reasons.find({key.key, kind});
+    if (it != reasons.end())
+    {
+        return "'" + key.key + "' does not apply to kind " + kind + ": " + it->second;
+    }
+    return "'" + key.key + "' applies only to kind" + (key.kinds.size() > 1 ? "s " : " ")
+           + JoinList(key.kinds) + ", not " + kind;
+}
+
+/**
+ * \brief Where a message names a key: the first whole-word occurrence of the key, or of
+ * the key with '_' written as ' ' ("spine oversubscription" names spine_oversubscription).
+ * \param message a message
+ * \param key a key
+ * \return the position, or std::string::npos
+ */
+std::size_t
+MentionOf(const std::string& message, const std::string& key)
+{
+    const auto isWord = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    };
+    std::string spaced = key;
+    std::replace(spaced.begin(), spaced.end(), '_', ' ');
+    std::size_t best = std::string::npos;
+    for (const std::string& form : {key, spaced})
+    {
+        for (std::size_t at = message.find(form); at != std::string::npos && at < best;
+             at = message.find(form, at + 1))
+        {
+            const std::size_t end = at + form.size();
+            if ((at == 0 || !isWord(message[at - 1]))
+                && (end == message.size() || !isWord(message[end])))
+            {
+                best = at;
+                break;
+            }
+        }
+    }
+    return best;
+}
+
+/**
+ * \brief Build the topology's graph once (BuildFabricGraph()), so that what the
+ * generators reject is reported at read time with its location. An error located at the
+ * topology mapping is moved to the key of the first sizing key the message names that
+ * the mapping gives (for "leaf oversubscription 3:1 needs a radix divisible by 4 ...",
+ * `oversubscription`); errors at a custom node or link keep their location.
+ * \param t the topology
+ * \param m its mapping
+ * \return the graph
+ * \throws SpecError if the topology cannot be built
+ */
+FabricGraph
+BuildLocated(const TopologySpec& t, const Mapping& m)
+{
+    try
+    {
+        return BuildFabricGraph(t);
+    }
+    catch (const SpecError& e)
+    {
+        const SpecLocation& w = e.Where();
+        if (w.file != t.where.file || w.line != t.where.line || w.column != t.where.column)
+        {
+            throw;
+        }
+        // Keys whose names are also common words of the messages ("link", "links").
+        static const std::vector<std::string> notBlamed
+            = {"name", "kind", "link", "host_link", "nodes", "links"};
+        const Field* blame = nullptr;
+        std::size_t first = std::string::npos;
+        for (const Field& f : m.Fields())
+        {
+            if (Contains(notBlamed, f.key))
+            {
+                continue;
+            }
+            const std::size_t at = MentionOf(e.Message(), f.key);
+            if (at < first)
+            {
+                first = at;
+                blame = &f;
+            }
+        }
+        if (!blame)
+        {
+            throw;
+        }
+        throw SpecError(blame->KeyWhere(), e.Message());
+    }
+}
+
+/**
+ * \param node a topology mapping, possibly malformed
+ * \return its `kind` if that is a known kind, else ""
+ */
+std::string
+PeekKind(const YAML::Node& node)
+{
+    if (!node.IsMap())
+    {
+        return "";
+    }
+    for (auto it = node.begin(); it != node.end(); ++it)
+    {
+        if (it->first.IsScalar() && it->first.Scalar() == "kind" && it->second.IsScalar()
+            && Contains(TopologyKindNames(), it->second.Scalar()))
+        {
+            return it->second.Scalar();
+        }
+    }
+    return "";
+}
+
+/**
+ * \brief Parse a topology mapping, build its graph once (BuildLocated()) and set `gpus`
+ * to the graph's GPU count.
  * \param node the mapping
  * \param file the file it came from
  * \param defaultName the name when the mapping has none
@@ -697,26 +1727,45 @@ Stem(const std::string& path)
 TopologySpec
 ParseTopology(const YAML::Node& node, const std::string& file, const std::string& defaultName)
 {
-    static const std::map<std::string, std::string> hints = {
-        {"rate", "'rate' belongs under 'link:'"},
-        {"mtu", "'mtu' belongs under 'link:'"},
-        {"profile", "'profile' belongs under 'link:'"},
-        {"header_size", "'header_size' belongs under 'link:'"},
-        {"message_header_size", "'message_header_size' belongs under 'link:'"},
-        {"propagation_delay", "'propagation_delay' belongs under 'link:'"},
-        {"switch_latency", "'switch_latency' belongs under 'link:'"},
-        {"nic_latency", "'nic_latency' belongs under 'link:'"},
-        {"collectives", "'collectives' belongs in the traffic"},
-        {"seed", "'seed' belongs in the scenario file"},
-        {"stop_time", "'stop_time' belongs in the scenario file"},
-        {"forwarding", "'forwarding' belongs in the scenario file"},
-        {"link_profile", "write 'link:' with 'profile:' under it"},
-        {"num_gpus", "did you mean 'gpus'?"},
-        {"gpu_count", "did you mean 'gpus'?"},
-        {"type", "did you mean 'kind'?"},
-        {"leafs", "did you mean 'leaves'?"},
-    };
-    const Mapping m(node, file, "topology", TOPOLOGY_KEYS, hints);
+    static const std::map<std::string, std::string> hints = [] {
+        std::map<std::string, std::string> h = {
+            {"collectives", "'collectives' belongs in the traffic"},
+            {"seed", "'seed' belongs in the scenario file"},
+            {"stop_time", "'stop_time' belongs in the scenario file"},
+            {"forwarding", "'forwarding' belongs in the scenario file"},
+            {"topology", "'topology' belongs in a scenario file (with 'traffic')"},
+            {"traffic", "'traffic' belongs in a scenario file (with 'topology')"},
+            {"link_profile", "write 'link:' with 'profile:' under it"},
+            {"host_link_profile", "write 'host_link:' with 'profile:' under it"},
+            {"nvlink_profile", "write 'nvlink:' with 'profile:' under it"},
+            {"pcie", "did you mean 'host_link'?"},
+            {"num_gpus", "did you mean 'gpus'?"},
+            {"gpu_count", "did you mean 'gpus'?"},
+            {"type", "did you mean 'kind'?"},
+            {"leafs", "did you mean 'leaves'?"},
+            {"k", "did you mean 'radix'?"},
+            {"ports", "did you mean 'radix'?"},
+            {"oversub", "did you mean 'oversubscription'?"},
+            {"ratio", "did you mean 'oversubscription'?"},
+            {"nvswitches", "did you mean 'nvlink_switches'?"},
+            {"scalable_units", "did you mean 'sus'?"},
+            {"edges", "did you mean 'links'?"},
+        };
+        for (const auto& key : LinkKeyNames())
+        {
+            h[key] = "'" + key + "' belongs under 'link:' (or 'host_link:')";
+        }
+        return h;
+    }();
+    // The kind decides which keys apply: an unknown key lists that kind's keys.
+    const std::string peeked = PeekKind(node);
+    const Mapping m(node,
+                    file,
+                    "topology",
+                    TopologyKeyNames(),
+                    hints,
+                    peeked.empty() ? std::vector<std::string>() : TopologyKeyNamesOf(peeked),
+                    peeked.empty() ? "known keys" : "keys of kind " + peeked);
     TopologySpec t;
     t.where = m.Where();
     t.name = defaultName;
@@ -724,142 +1773,69 @@ ParseTopology(const YAML::Node& node, const std::string& file, const std::string
     {
         t.name = ReadName(*f);
     }
-    t.kind = ReadChoice(m.Require("kind"), "topology kind", TOPOLOGY_KINDS);
-    const uint64_t u32max = std::numeric_limits<uint32_t>::max();
-    if (t.kind == "single-switch")
+    t.kind = ReadChoice(m.Require("kind"), "topology kind", TopologyKindNames());
+
+    // Keys of other kinds, in file order; then the keys this kind cannot do without.
+    for (const Field& f : m.Fields())
     {
-        for (const auto& key : LEAF_SPINE_KEYS)
+        for (const auto& k : TopologyKeys())
         {
-            if (const Field* f = m.Find(key))
+            if (k.key == f.key && !Contains(k.kinds, t.kind))
             {
-                throw SpecError(f->KeyWhere(),
-                                "'" + key + "' applies only to kind leaf-spine, not " + t.kind);
+                throw SpecError(f.KeyWhere(), NotForKind(k, t.kind));
             }
         }
-        t.gpus = static_cast<uint32_t>(ReadInteger(m.Require("gpus"), 2, u32max));
     }
-    else // leaf-spine
+    const std::vector<std::string> required = RequiredTopologyKeys(t.kind);
+    for (const auto& key : required)
     {
-        if (const Field* f = m.Find("gpus"))
-        {
-            throw SpecError(f->KeyWhere(),
-                            "'gpus' does not apply to kind leaf-spine: its GPU count is "
-                            "leaves x gpus_per_leaf");
-        }
-        t.leaves = static_cast<uint32_t>(ReadInteger(m.Require("leaves"), 1, u32max));
-        t.spines = static_cast<uint32_t>(ReadInteger(m.Require("spines"), 1, u32max));
-        t.gpusPerLeaf = static_cast<uint32_t>(ReadInteger(m.Require("gpus_per_leaf"), 1, u32max));
-        t.linksPerSpine = 1;
-        if (const Field* f = m.Find("links_per_spine"))
-        {
-            t.linksPerSpine = static_cast<uint32_t>(ReadInteger(*f, 1, u32max));
-        }
-        // Products of two uint32 values fit in uint64.
-        const uint64_t gpus = static_cast<uint64_t>(t.leaves) * t.gpusPerLeaf;
-        if (gpus < 2)
+        if (!m.Find(key))
         {
             throw SpecError(t.where,
-                            "a leaf-spine topology needs at least 2 GPUs; leaves x gpus_per_leaf "
-                            "= " + std::to_string(gpus));
+                            "missing required key '" + key + "' in topology (kind " + t.kind
+                                + " needs " + JoinList(required) + ")");
         }
-        const uint64_t uplinks = static_cast<uint64_t>(t.spines) * t.linksPerSpine;
-        if (gpus > u32max || uplinks > u32max || uplinks * t.leaves > u32max)
-        {
-            throw SpecError(t.where,
-                            "the leaf-spine topology is too large: " + std::to_string(gpus)
-                                + " GPUs and " + std::to_string(uplinks * t.leaves)
-                                + " leaf-spine links (at most 4294967295 each)");
-        }
-        t.gpus = static_cast<uint32_t>(gpus);
     }
 
-    std::string profile = "ib-ndr";
-    const Field* linkField = m.Find("link");
-    std::vector<std::string> overridden;
-    if (linkField)
+    // Values, in table order (`link` before the custom `links` that default to it).
+    t.link = ParseLink(nullptr, "link", DEFAULT_LINK_PROFILE, t.where, file).profile;
+    for (const auto& k : TopologyKeys())
     {
-        static const std::map<std::string, std::string> linkHints = {
-            {"name", "choose the preset with 'profile'"},
-            {"preset", "did you mean 'profile'?"},
-            {"gpus", "'gpus' belongs in the topology, not under 'link:'"},
-            {"kind", "'kind' belongs in the topology, not under 'link:'"},
-            {"bandwidth", "did you mean 'rate'?"},
-            {"latency", "write 'propagation_delay', 'switch_latency' or 'nic_latency'"},
-        };
-        if (!linkField->value.IsMap())
+        if (const Field* f = m.Find(k.key))
         {
-            linkField->Fail("expected a mapping (e.g. 'profile: ib-ndr' on the next line, "
-                            "indented), got "
-                            + Describe(linkField->value));
-        }
-        const Mapping link(linkField->value, file, "link", LINK_KEYS, linkHints);
-        if (const Field* f = link.Find("profile"))
-        {
-            profile = ScalarOf(*f, "a link profile name");
-            if (!FindLinkProfile(profile))
-            {
-                std::vector<std::string> names;
-                for (const auto& p : LinkProfilePresets())
-                {
-                    names.push_back(p.name);
-                }
-                std::string msg = "unknown link profile '" + profile + "'; ";
-                const std::string nearest = NearestWord(profile, names);
-                if (!nearest.empty())
-                {
-                    msg += "did you mean '" + nearest + "'? ";
-                }
-                f->Fail(msg + "known profiles: " + JoinList(names));
-            }
-        }
-        t.link = *FindLinkProfile(profile);
-        const uint64_t u32 = std::numeric_limits<uint32_t>::max();
-        for (const auto& key : LINK_KEYS)
-        {
-            const Field* f = link.Find(key);
-            if (!f || key == "profile")
-            {
-                continue;
-            }
-            overridden.push_back(key);
-            if (key == "rate")
-            {
-                t.link.rate = ReadRate(*f);
-            }
-            else if (key == "mtu")
-            {
-                t.link.mtu = static_cast<uint32_t>(ReadBytes(*f, true, u32));
-            }
-            else if (key == "header_size")
-            {
-                t.link.headerBytes = static_cast<uint32_t>(ReadBytes(*f, false, u32));
-            }
-            else if (key == "message_header_size")
-            {
-                t.link.messageHeaderBytes = static_cast<uint32_t>(ReadBytes(*f, false, u32));
-            }
-            else if (key == "propagation_delay")
-            {
-                t.link.propagationDelay = ReadTime(*f, false);
-            }
-            else if (key == "switch_latency")
-            {
-                t.link.switchLatency = ReadTime(*f, false);
-            }
-            else if (key == "nic_latency")
-            {
-                t.link.nicLatency = ReadTime(*f, false);
-            }
+            k.read(*f, t);
         }
     }
-    else
+
+    // NVLink keys that would otherwise be ignored.
+    const bool implied = Contains(NVLINK_IMPLIED_KINDS, t.kind);
+    const Field* nvlink = m.Find("nvlink");
+    if (implied && nvlink && !t.hasNvlink)
     {
-        t.link = *FindLinkProfile(profile);
+        nvlink->Fail("kind " + t.kind
+                     + " always has an NVLink domain per server; give its profile (a mapping) "
+                       "or true, not false");
     }
-    if (!overridden.empty())
+    if (!implied && !t.hasNvlink)
     {
-        t.link.source += "; overridden in " + file + ": " + JoinList(overridden);
+        if (const Field* f = m.Find("nvlink_switches"))
+        {
+            throw SpecError(f->KeyWhere(),
+                            "'nvlink_switches' needs 'nvlink' (an NVLink domain per server) on "
+                            "kind "
+                                + t.kind);
+        }
     }
+    if (nvlink && t.hasNvlink && !implied && !Contains(DEFAULT_SERVER_KINDS, t.kind)
+        && !m.Find("gpus_per_server"))
+    {
+        throw SpecError(nvlink->KeyWhere(),
+                        "'nvlink' needs 'gpus_per_server' on kind " + t.kind
+                            + ": the GPUs of one server share its NVLink domain");
+    }
+
+    const FabricGraph graph = BuildLocated(t, m);
+    t.gpus = graph.GetGpuCount();
     return t;
 }
 
@@ -1049,7 +2025,24 @@ ResolveSection(const Field& f,
 TopologySpec
 ReadTopologyFile(const std::string& path)
 {
-    const YAML::Node root = LoadYamlFile(path, "topology", nullptr, TOPOLOGY_KEYS);
+    const YAML::Node root = LoadYamlFile(path, "topology", nullptr, TopologyKeyNames());
+    return ParseTopology(root, path, Stem(path));
+}
+
+TopologySpec
+ReadTopologyOrScenarioFile(const std::string& path)
+{
+    const YAML::Node root = LoadYamlFile(path, "topology", nullptr, TopologyKeyNames());
+    if (root.IsMap())
+    {
+        for (auto it = root.begin(); it != root.end(); ++it)
+        {
+            if (it->first.IsScalar() && it->first.Scalar() == "topology")
+            {
+                return ReadScenarioFile(path).topology;
+            }
+        }
+    }
     return ParseTopology(root, path, Stem(path));
 }
 
@@ -1063,20 +2056,24 @@ ReadTrafficFile(const std::string& path)
 ScenarioSpec
 ReadScenarioFile(const std::string& path)
 {
-    static const std::map<std::string, std::string> hints = {
-        {"kind", "'kind' belongs in the topology"},
-        {"gpus", "'gpus' belongs in the topology"},
-        {"leaves", "'leaves' belongs in the topology"},
-        {"spines", "'spines' belongs in the topology"},
-        {"gpus_per_leaf", "'gpus_per_leaf' belongs in the topology"},
-        {"link", "'link' belongs in the topology"},
-        {"collectives", "'collectives' belongs in the traffic"},
-        {"rng_seed", "did you mean 'seed'?"},
-        {"duration", "did you mean 'stop_time'?"},
-        {"sim_time", "did you mean 'stop_time'?"},
-        {"topo", "did you mean 'topology'?"},
-        {"workload", "did you mean 'traffic'?"},
-    };
+    static const std::map<std::string, std::string> hints = [] {
+        std::map<std::string, std::string> h = {
+            {"collectives", "'collectives' belongs in the traffic"},
+            {"rng_seed", "did you mean 'seed'?"},
+            {"duration", "did you mean 'stop_time'?"},
+            {"sim_time", "did you mean 'stop_time'?"},
+            {"topo", "did you mean 'topology'?"},
+            {"workload", "did you mean 'traffic'?"},
+        };
+        for (const auto& key : TopologyKeyNames())
+        {
+            if (std::find(SCENARIO_KEYS.begin(), SCENARIO_KEYS.end(), key) == SCENARIO_KEYS.end())
+            {
+                h[key] = "'" + key + "' belongs in the topology";
+            }
+        }
+        return h;
+    }();
     const YAML::Node root = LoadYamlFile(path, "scenario", nullptr, SCENARIO_KEYS);
     const Mapping m(root, path, "scenario", SCENARIO_KEYS, hints);
     ScenarioSpec s;
@@ -1108,7 +2105,7 @@ ReadScenarioFile(const std::string& path)
     const Field& topo = m.Require("topology");
     const Field& traffic = m.Require("traffic");
 
-    YAML::Node node = ResolveSection(topo, path, "topology", TOPOLOGY_KEYS, file, defaultName);
+    YAML::Node node = ResolveSection(topo, path, "topology", TopologyKeyNames(), file, defaultName);
     s.topology
         = ParseTopology(node, file, defaultName.empty() ? s.name + "-topology" : defaultName);
 

@@ -19,7 +19,7 @@ namespace ns3
  * The format is documented in docs/scenario-format.md. `topology` and
  * `traffic` are either paths relative to the scenario file's directory or
  * inline mappings. After loading, the traffic is checked against the topology:
- * every rank must be a GPU index below `gpus`.
+ * every rank must be a GPU index below `gpus` (the graph's GPU count).
  *
  * Every user error (missing or unreadable file, malformed YAML, unknown or
  * missing key, wrong type, bad unit, impossible value) is thrown as a
@@ -38,11 +38,39 @@ ScenarioSpec ReadScenarioFile(const std::string& path);
 /**
  * \ingroup ai-fabric
  * \brief Read a topology file (topologies/ *.yaml) on its own.
+ *
+ * `kind` is one of TopologyKindNames(); the other keys (docs/scenario-format.md,
+ * docs/topologies.md) map one to one to TopologySpec fields, and a key the kind
+ * does not use is an error naming the kind. `link:` (every fabric link), the
+ * optional `host_link:` (GPU to NIC), `nvlink:` (the per-GPU NVLink profile) and
+ * a custom link's own `link:` are each a preset from LinkProfilePresets() with
+ * key-by-key overrides of any LinkProfile field; the checks between fields
+ * (priorities, credits against the largest packet, ECN thresholds) run once all
+ * overrides are applied.
+ *
+ * The topology's graph is built once (BuildFabricGraph()) so that what the
+ * generators reject is reported with its location: at the key the message
+ * names (else the topology mapping), or at a custom node or link entry. `gpus`
+ * is set to the graph's GPU count for every kind.
+ *
  * \param path the topology file
  * \return the topology, with defaults filled in (name = file stem if absent)
  * \throws SpecError on any user error
  */
 TopologySpec ReadTopologyFile(const std::string& path);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Read the topology of a topology file or of a scenario file (a file whose
+ * top-level mapping has a `topology` key), for tools that need only the fabric
+ * (`ai-fabric analyze`). A scenario file is read whole (ReadScenarioFile()), so
+ * its traffic must be valid too.
+ *
+ * \param path the topology or scenario file
+ * \return the topology, as ReadTopologyFile() or ReadScenarioFile() gives it
+ * \throws SpecError on any user error
+ */
+TopologySpec ReadTopologyOrScenarioFile(const std::string& path);
 
 /**
  * \ingroup ai-fabric

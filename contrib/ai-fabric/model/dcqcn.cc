@@ -168,7 +168,8 @@ Dcqcn::DoNotifyCongestion()
     const uint64_t rate = GetRateBps();
     const uint64_t minBps = std::min(m_minRate.GetBitRate(), GetLineRateBps());
     m_targetBps = rate;
-    const auto cut = static_cast<uint64_t>(std::llround(static_cast<double>(rate) * (1 - m_alpha / 2)));
+    const auto cut
+        = static_cast<uint64_t>(std::llround(static_cast<double>(rate) * (1 - m_alpha / 2)));
     const uint64_t next = std::max(minBps, cut);
     m_alpha = (1 - m_g) * m_alpha + m_g;
     m_timerCount = 0;
@@ -256,8 +257,14 @@ Dcqcn::Increase()
 void
 Dcqcn::StopTimers()
 {
-    m_alphaTimer.Cancel();
-    m_increaseTimer.Cancel();
+    // Removed, not cancelled: an idle queue pair leaves nothing in the event list.
+    for (EventId* timer : {&m_alphaTimer, &m_increaseTimer})
+    {
+        if (timer->IsRunning())
+        {
+            Simulator::Remove(*timer);
+        }
+    }
 }
 
 double

@@ -97,16 +97,16 @@ class Dcqcn : public RdmaCongestionControl
     uint64_t RateHaiBps() const;
 
     // Attributes (copied by Fork()).
-    double m_g;               //!< alpha gain g
-    double m_initialAlpha;    //!< alpha of a new controller
-    Time m_alphaPeriod;       //!< alpha update period
-    Time m_increasePeriod;    //!< rate-increase timer period T
-    uint64_t m_byteCounter;   //!< byte counter B, bytes
-    uint32_t m_fastRecovery;  //!< F, fast-recovery steps
-    DataRate m_rateAi;        //!< R_AI (0: line rate / 20)
-    DataRate m_rateHai;       //!< R_HAI (0: line rate / 10)
-    DataRate m_minRate;       //!< lowest rate
-    Time m_cnpInterval;       //!< notification point: least time between CNPs per queue pair
+    double m_g;              //!< alpha gain g
+    double m_initialAlpha;   //!< alpha of a new controller
+    Time m_alphaPeriod;      //!< alpha update period
+    Time m_increasePeriod;   //!< rate-increase timer period T
+    uint64_t m_byteCounter;  //!< byte counter B, bytes
+    uint32_t m_fastRecovery; //!< F, fast-recovery steps
+    DataRate m_rateAi;       //!< R_AI (0: line rate / 20)
+    DataRate m_rateHai;      //!< R_HAI (0: line rate / 10)
+    DataRate m_minRate;      //!< lowest rate
+    Time m_cnpInterval;      //!< notification point: least time between CNPs per queue pair
 
     // State.
     double m_alpha{1};        //!< congestion estimate

@@ -14,6 +14,8 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -216,10 +218,7 @@ void
 FabricNetDevice::Enqueue(FabricTxItem item)
 {
     EnsureLanes();
-    NS_ABORT_MSG_IF(item.priority >= m_lanes.size(),
-                    "priority " << +item.priority << " on a port with " << m_lanes.size()
-                                << " lanes");
-    Lane& lane = m_lanes[item.priority];
+    Lane& lane = m_lanes[LaneOf(item.priority)];
     lane.bytes += item.wireBytes;
     m_queuedBytes = m_queuedBytes + item.wireBytes;
     ++m_queuedPackets;
@@ -265,8 +264,10 @@ bool
 FabricNetDevice::Dequeue(FabricTxItem& item)
 {
     EnsureLanes();
-    for (Lane& lane : m_lanes)
+    // Strict priority, highest class first (802.1p, and IB's high-priority VLs).
+    for (auto it = m_lanes.rbegin(); it != m_lanes.rend(); ++it)
     {
+        Lane& lane = *it;
         if (!lane.queue.empty() && CanSend(lane, lane.queue.front().wireBytes))
         {
             item = std::move(lane.queue.front());
@@ -288,7 +289,7 @@ FabricNetDevice::Dequeue(FabricTxItem& item)
     }
     if (m_sourceReady && !m_pull.IsNull())
     {
-        Lane& lane = m_lanes[m_pullPriority];
+        Lane& lane = m_lanes[LaneOf(m_pullPriority)];
         if (!CanSend(lane, m_pullMaxWire))
         {
             return false;
@@ -341,13 +342,19 @@ FabricNetDevice::TransmitNext()
     }
 }
 
+uint8_t
+FabricNetDevice::LaneOf(uint8_t priority) const
+{
+    return std::min<uint8_t>(priority, m_priorities - 1);
+}
+
 void
 FabricNetDevice::Receive(Ptr<Packet> packet, uint32_t wireBytes, uint8_t priority)
 {
     m_rxTrace(packet);
     if (m_returnCreditsOnReceive && m_fc == FC_CREDIT)
     {
-        ReturnCreditsToPeer(priority, wireBytes);
+        ReturnCreditsToPeer(LaneOf(priority), wireBytes);
     }
     if (!m_fabricRx.IsNull())
     {
@@ -446,7 +453,6 @@ void
 FabricNetDevice::SetPullCallback(PullCallback cb, uint8_t priority, uint32_t maxWireBytes)
 {
     EnsureLanes();
-    NS_ABORT_MSG_IF(priority >= m_lanes.size(), "no lane " << +priority);
     m_pull = cb;
     m_pullPriority = priority;
     m_pullMaxWire = maxWireBytes;
@@ -527,7 +533,7 @@ FabricNetDevice::GetQueuedBytes() const
 uint64_t
 FabricNetDevice::GetQueuedBytes(uint8_t priority) const
 {
-    return priority < m_lanes.size() ? m_lanes[priority].bytes : 0;
+    return m_lanes.empty() ? 0 : m_lanes[LaneOf(priority)].bytes;
 }
 
 uint64_t

@@ -33,7 +33,7 @@ struct FabricTxItem
 
     Ptr<Packet> packet;       //!< the packet (FabricHeader + payload)
     uint32_t wireBytes{0};    //!< bytes it occupies on the wire, link overhead included
-    uint8_t priority{0};      //!< traffic class; lower is served first
+    uint8_t priority{0};      //!< traffic class; higher is served first
     bool more{false};         //!< set by a pull source: it has further packets ready
     uint16_t inPort{NO_PORT}; //!< switch ingress port the packet is charged to
     uint32_t inBytes{0};      //!< wire bytes charged at that ingress port
@@ -44,10 +44,10 @@ struct FabricTxItem
  * \brief A port of a GPU NIC or of a switch, on one FabricChannel.
  *
  * Egress: one FIFO lane per priority (virtual lane or traffic class), served
- * in strict priority order, fed by Enqueue()/Send(); for NIC ports an optional
- * pull source (the RDMA transport) is served on its lane when the queues have
- * nothing eligible, so that a long message exists only as the packets in
- * flight. A lane may be closed by flow control:
+ * in strict priority order (highest class first), fed by Enqueue()/Send(); for NIC ports an
+ * optional pull source (the RDMA transport) is served on its lane when the queues have nothing
+ * eligible, so that a long message exists only as the packets in flight. A lane may be closed by
+ * flow control:
  *  * CREDIT (InfiniBand, NVLink, PCIe): the lane holds the bytes of receive
  *    buffer the peer advertised, in credit blocks; a packet leaves only if its
  *    blocks are available, and the peer returns them (AddCredits) when the
@@ -143,7 +143,7 @@ class FabricNetDevice : public NetDevice
     void SetFabricReceiveCallback(FabricReceiveCallback cb);
     /**
      * \param cb the pull source for transmission (a transport)
-     * \param priority the lane its packets use
+     * \param priority the traffic class of its packets
      * \param maxWireBytes the largest packet it produces (credits needed to pull)
      */
     void SetPullCallback(PullCallback cb, uint8_t priority, uint32_t maxWireBytes);
@@ -198,6 +198,13 @@ class FabricNetDevice : public NetDevice
     uint32_t GetPayloadMtu() const;
     /// \return number of lanes
     uint8_t GetPriorities() const;
+    /**
+     * \brief Traffic classes are end to end, lanes belong to a link: classes beyond
+     * this link's lanes share its last lane.
+     * \param priority a packet's traffic class
+     * \return the lane it uses on this link
+     */
+    uint8_t LaneOf(uint8_t priority) const;
     /// \return packets transmitted
     uint64_t GetTxPackets() const;
     /// \return wire bytes transmitted
@@ -208,7 +215,7 @@ class FabricNetDevice : public NetDevice
     uint64_t GetQueuedPackets() const;
     /// \return wire bytes waiting in the egress queues
     uint64_t GetQueuedBytes() const;
-    /// \param priority a lane \return wire bytes waiting on it
+    /// \param priority a traffic class \return wire bytes waiting on its lane
     uint64_t GetQueuedBytes(uint8_t priority) const;
     /// \return the peak of GetQueuedBytes() so far
     uint64_t GetPeakQueuedBytes() const;

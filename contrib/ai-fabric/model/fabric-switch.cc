@@ -89,6 +89,7 @@ FabricSwitch::DoDispose()
 {
     m_ports.clear();
     m_rng = nullptr;
+    m_deliver = Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>, uint32_t, uint8_t>();
     Object::DoDispose();
 }
 
@@ -154,6 +155,15 @@ FabricSwitch::GetRoute(uint32_t dst) const
         return g_noPorts;
     }
     return m_portSets[m_routeSet[dst]];
+}
+
+void
+FabricSwitch::SetLocalEndpoint(
+    uint32_t endpoint,
+    Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>, uint32_t, uint8_t> deliver)
+{
+    m_localEndpoint = endpoint;
+    m_deliver = deliver;
 }
 
 void
@@ -293,6 +303,16 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> inDev,
 {
     FabricHeader header;
     packet->PeekHeader(header);
+    if (header.m_dst == m_localEndpoint)
+    {
+        // The endpoint drains its packets into GPU memory at once.
+        if (inDev->GetFlowControl() == FabricNetDevice::FC_CREDIT)
+        {
+            inDev->ReturnCreditsToPeer(inDev->LaneOf(priority), wireBytes);
+        }
+        m_deliver(inDev, packet, wireBytes, priority);
+        return;
+    }
     const std::vector<uint16_t>& ports = GetRoute(header.m_dst);
     // Routes are verified complete when the fabric is built.
     NS_ABORT_MSG_IF(ports.empty(), "no route to endpoint " << header.m_dst);
@@ -324,7 +344,7 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> inDev,
             ++m_losslessDrops;
             if (fc == FabricNetDevice::FC_CREDIT)
             {
-                inDev->ReturnCreditsToPeer(priority, wireBytes); // keep the sender going
+                inDev->ReturnCreditsToPeer(inDev->LaneOf(priority), wireBytes); // keep it going
             }
         }
         item.packet = packet;
@@ -334,12 +354,13 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> inDev,
     }
     m_used += wireBytes;
     m_peakUsed = std::max(m_peakUsed, m_used);
-    uint64_t& charge = m_charge[in][priority];
+    const uint8_t lane = inDev->LaneOf(priority);
+    uint64_t& charge = m_charge[in][lane];
     charge += wireBytes;
-    if (fc == FabricNetDevice::FC_PFC && !m_xoffSent[in][priority] && charge > GetPfcThreshold())
+    if (fc == FabricNetDevice::FC_PFC && !m_xoffSent[in][lane] && charge > GetPfcThreshold())
     {
-        m_xoffSent[in][priority] = 1;
-        inDev->SendPauseToPeer(priority, true);
+        m_xoffSent[in][lane] = 1;
+        inDev->SendPauseToPeer(lane, true);
     }
 
     // ECN: RED on the egress lane the packet joins.
@@ -397,20 +418,20 @@ FabricSwitch::Release(const FabricTxItem& item)
 {
     const uint16_t in = item.inPort;
     m_used -= item.inBytes;
-    uint64_t& charge = m_charge[in][item.priority];
-    charge -= item.inBytes;
     FabricNetDevice* inDev = PeekPointer(m_ports[in]);
+    const uint8_t lane = inDev->LaneOf(item.priority);
+    uint64_t& charge = m_charge[in][lane];
+    charge -= item.inBytes;
     switch (inDev->GetFlowControl())
     {
         case FabricNetDevice::FC_CREDIT:
-            inDev->ReturnCreditsToPeer(item.priority, item.inBytes);
+            inDev->ReturnCreditsToPeer(lane, item.inBytes);
             break;
         case FabricNetDevice::FC_PFC:
-            if (m_xoffSent[in][item.priority]
-                && charge + m_config[in].resumeOffset <= GetPfcThreshold())
+            if (m_xoffSent[in][lane] && charge + m_config[in].resumeOffset <= GetPfcThreshold())
             {
-                m_xoffSent[in][item.priority] = 0;
-                inDev->SendPauseToPeer(item.priority, false);
+                m_xoffSent[in][lane] = 0;
+                inDev->SendPauseToPeer(lane, false);
             }
             break;
         case FabricNetDevice::FC_NONE:

@@ -4,6 +4,7 @@
 #ifndef AI_FABRIC_FABRIC_SWITCH_H
 #define AI_FABRIC_FABRIC_SWITCH_H
 
+#include "ns3/callback.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
 #include "ns3/traced-callback.h"
@@ -115,6 +116,18 @@ class FabricSwitch : public Object
      */
     const std::vector<uint16_t>& GetRoute(uint32_t dst) const;
 
+    /**
+     * \brief Make this the forwarding element of an endpoint node (a GPU with
+     * several ports, which may relay traffic, as NCCL's PXN does): packets for
+     * \p endpoint are handed to \p deliver instead of being forwarded, and leave
+     * the buffer at once.
+     * \param endpoint the node's endpoint id
+     * \param deliver the local receive handler (the transport)
+     */
+    void SetLocalEndpoint(
+        uint32_t endpoint,
+        Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>, uint32_t, uint8_t> deliver);
+
     /// \param mode how to choose among equal-cost ports
     void SetForwarding(Forwarding mode);
     /**
@@ -198,20 +211,23 @@ class FabricSwitch : public Object
     std::vector<uint32_t> m_routeSet;              //!< destination -> index into m_portSets
     std::vector<std::vector<uint16_t>> m_portSets; //!< distinct port sets
     Forwarding m_forwarding{ECMP};                 //!< forwarding mode
-    uint64_t m_salt{0};                            //!< ECMP hash salt
-    uint32_t m_rotate{0};                          //!< ADAPTIVE tie-break rotation
-    Ptr<UniformRandomVariable> m_rng;              //!< spraying and ECN decisions
-    uint64_t m_bufferSize{0};                      //!< BufferSize attribute (0: sum of ports)
-    uint64_t m_poolSize{0};                        //!< effective shared pool, bytes
-    double m_pfcAlpha{0.125};                      //!< PFC dynamic threshold factor
-    double m_dropAlpha{1.0};                       //!< lossy dynamic threshold factor
-    uint64_t m_headroomTotal{0};                   //!< sum of PFC headroom reserved
-    uint64_t m_used{0};                            //!< bytes in the pool
-    uint64_t m_peakUsed{0};                        //!< peak bytes in the pool
-    uint64_t m_forwarded{0};                       //!< packets forwarded
-    uint64_t m_drops{0};                           //!< packets dropped
-    uint64_t m_losslessDrops{0};                   //!< drops on lossless ingress ports
-    uint64_t m_ecnMarks{0};                        //!< packets marked
+    uint32_t m_localEndpoint{UINT32_MAX};          //!< endpoint delivered locally, if any
+    Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>, uint32_t, uint8_t>
+        m_deliver;                    //!< local delivery
+    uint64_t m_salt{0};               //!< ECMP hash salt
+    uint32_t m_rotate{0};             //!< ADAPTIVE tie-break rotation
+    Ptr<UniformRandomVariable> m_rng; //!< spraying and ECN decisions
+    uint64_t m_bufferSize{0};         //!< BufferSize attribute (0: sum of ports)
+    uint64_t m_poolSize{0};           //!< effective shared pool, bytes
+    double m_pfcAlpha{0.125};         //!< PFC dynamic threshold factor
+    double m_dropAlpha{1.0};          //!< lossy dynamic threshold factor
+    uint64_t m_headroomTotal{0};      //!< sum of PFC headroom reserved
+    uint64_t m_used{0};               //!< bytes in the pool
+    uint64_t m_peakUsed{0};           //!< peak bytes in the pool
+    uint64_t m_forwarded{0};          //!< packets forwarded
+    uint64_t m_drops{0};              //!< packets dropped
+    uint64_t m_losslessDrops{0};      //!< drops on lossless ingress ports
+    uint64_t m_ecnMarks{0};           //!< packets marked
     TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace; //!< drop
     TracedCallback<Ptr<const Packet>, uint32_t> m_ecnTrace;  //!< ECN mark
 };

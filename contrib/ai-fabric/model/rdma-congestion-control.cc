@@ -17,8 +17,8 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaCongestionControl);
 TypeId
 RdmaCongestionControl::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::RdmaCongestionControl").SetParent<Object>().SetGroupName("AiFabric");
+    static TypeId tid
+        = TypeId("ns3::RdmaCongestionControl").SetParent<Object>().SetGroupName("AiFabric");
     return tid;
 }
 

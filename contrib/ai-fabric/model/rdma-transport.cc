@@ -5,10 +5,14 @@
 
 #include "fabric-header.h"
 #include "fabric-net-device.h"
+#include "rdma-congestion-control.h"
 
 #include "ns3/abort.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -28,14 +32,90 @@ RdmaTransport::GetTypeId()
               .SetGroupName("AiFabric")
               .AddConstructor<RdmaTransport>()
               .AddAttribute("DataPriority",
-                            "Lane (virtual lane or traffic class) of data packets",
+                            "Lane (virtual lane or traffic class) of data packets; "
+                            "read by Setup()",
                             UintegerValue(0),
                             MakeUintegerAccessor(&RdmaTransport::m_priority),
                             MakeUintegerChecker<uint8_t>())
+              .AddAttribute("ControlPriority",
+                            "Lane of ACK, NACK and CNP packets",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&RdmaTransport::m_controlPriority),
+                            MakeUintegerChecker<uint8_t>())
+              .AddAttribute("Reliability",
+                            "none: lossless fabric, no ACKs, any arrival order; go-back-n: "
+                            "lossy fabric, cumulative ACK, NACK, timeout. Must be the same at "
+                            "every endpoint; set before the first PostSend",
+                            EnumValue(RELIABILITY_NONE),
+                            MakeEnumAccessor(&RdmaTransport::m_reliability),
+                            MakeEnumChecker(RELIABILITY_NONE, "none", GO_BACK_N, "go-back-n"))
+              .AddAttribute("AckInterval",
+                            "go-back-n: the receiver acknowledges every this many in-order "
+                            "packets, and the last packet of every message, packets",
+                            UintegerValue(16),
+                            MakeUintegerAccessor(&RdmaTransport::m_ackInterval),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("SendWindow",
+                            "go-back-n: most unacknowledged packets a queue pair may have "
+                            "outstanding, packets (0: no cap, as on RDMA NICs)",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&RdmaTransport::m_window),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("RetransmitTimeout",
+                            "go-back-n: a queue pair with unacknowledged packets and no "
+                            "acknowledgement progress for this long goes back to its oldest "
+                            "unacknowledged packet; doubles per timeout without progress, up "
+                            "to 64 x",
+                            TimeValue(MicroSeconds(100)),
+                            MakeTimeAccessor(&RdmaTransport::m_rto),
+                            MakeTimeChecker(PicoSeconds(1)))
+              .AddAttribute("CongestionControl",
+                            "Prototype of the per-queue-pair rate controller (e.g. ns3::Dcqcn), "
+                            "forked per queue pair; leave unset for no congestion control "
+                            "(line rate)",
+                            PointerValue(),
+                            MakePointerAccessor(&RdmaTransport::m_cc),
+                            MakePointerChecker<RdmaCongestionControl>())
               .AddTraceSource("MessageDelivered",
                               "All bytes of a message have arrived at this endpoint",
                               MakeTraceSourceAccessor(&RdmaTransport::m_messageDelivered),
-                              "ns3::RdmaTransport::MessageTracedCallback");
+                              "ns3::RdmaTransport::MessageTracedCallback")
+              .AddTraceSource("CnpSent",
+                              "Notification point: a CNP was sent to a source queue pair",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_cnpSentTrace),
+                              "ns3::RdmaTransport::QpTracedCallback")
+              .AddTraceSource("CnpReceived",
+                              "Reaction point: a CNP arrived for a queue pair",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_cnpReceivedTrace),
+                              "ns3::RdmaTransport::QpTracedCallback")
+              .AddTraceSource("AckSent",
+                              "go-back-n: an ACK (next expected PSN) was sent",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_ackSentTrace),
+                              "ns3::RdmaTransport::PsnTracedCallback")
+              .AddTraceSource("NackSent",
+                              "go-back-n: a NACK (next expected PSN) was sent",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_nackSentTrace),
+                              "ns3::RdmaTransport::PsnTracedCallback")
+              .AddTraceSource("AckReceived",
+                              "go-back-n: an ACK arrived",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_ackReceivedTrace),
+                              "ns3::RdmaTransport::PsnTracedCallback")
+              .AddTraceSource("NackReceived",
+                              "go-back-n: a NACK arrived",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_nackReceivedTrace),
+                              "ns3::RdmaTransport::PsnTracedCallback")
+              .AddTraceSource("Retransmission",
+                              "go-back-n: a data packet was transmitted again",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_retransmitTrace),
+                              "ns3::RdmaTransport::PsnTracedCallback")
+              .AddTraceSource("GoBack",
+                              "go-back-n: a queue pair rewound (NACK or timeout)",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_goBackTrace),
+                              "ns3::RdmaTransport::GoBackTracedCallback")
+              .AddTraceSource("RateChange",
+                              "The congestion controller changed a queue pair's rate",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_rateTrace),
+                              "ns3::RdmaTransport::RateTracedCallback");
     return tid;
 }
 
@@ -50,11 +130,35 @@ RdmaTransport::~RdmaTransport()
 void
 RdmaTransport::DoDispose()
 {
+    m_wake.Cancel();
+    for (QueuePair& q : m_qps)
+    {
+        q.rto.Cancel();
+        if (q.cc)
+        {
+            q.cc->Dispose();
+            q.cc = nullptr;
+        }
+    }
     m_nic = nullptr;
+    m_cc = nullptr;
     m_qps.clear();
+    m_qpIndex.clear();
     m_ring.clear();
+    m_paced.clear();
+    for (auto& [key, rx] : m_rxQps)
+    {
+        rx.cnpTimer.Cancel();
+    }
+    m_rxQps.clear();
     m_rxProgress.clear();
     Object::DoDispose();
+}
+
+uint64_t
+RdmaTransport::Key(uint32_t peer, uint16_t qp)
+{
+    return (static_cast<uint64_t>(peer) << 16) | qp;
 }
 
 void
@@ -63,6 +167,7 @@ RdmaTransport::Setup(uint32_t endpoint, Ptr<FabricNetDevice> nic, uint32_t mtu)
     m_endpoint = endpoint;
     m_nic = nic;
     m_mtu = (mtu == 0) ? nic->GetPayloadMtu() : std::min(mtu, nic->GetPayloadMtu());
+    m_lineBps = nic->GetDataRate().GetBitRate();
     FabricHeader largest;
     largest.m_payload = m_mtu;
     largest.m_flags = FabricHeader::FLAG_FIRST;
@@ -76,36 +181,154 @@ uint32_t
 RdmaTransport::PostSend(uint32_t dst, uint16_t qp, uint64_t bytes)
 {
     NS_ABORT_MSG_IF(!m_nic, "RdmaTransport used before Setup");
-    const uint64_t key = (static_cast<uint64_t>(dst) << 16) | qp;
-    auto [it, inserted] = m_qpIndex.try_emplace(key, static_cast<uint32_t>(m_qps.size()));
+    auto [it, inserted] = m_qpIndex.try_emplace(Key(dst, qp), static_cast<uint32_t>(m_qps.size()));
     if (inserted)
     {
-        m_qps.push_back(QueuePair{dst, qp, false, {}});
+        m_qps.emplace_back();
+        m_qps.back().dst = dst;
+        m_qps.back().qp = qp;
     }
-    QueuePair& q = m_qps[it->second];
+    const uint32_t qi = it->second;
+    QueuePair& q = m_qps[qi];
+    const uint64_t packets = bytes == 0 ? 1 : (bytes + m_mtu - 1) / m_mtu;
+    NS_ABORT_MSG_IF(packets > UINT32_MAX - q.nextPsn,
+                    "queue pair " << m_endpoint << "->" << dst << "/" << qp
+                                  << " ran out of 32-bit PSNs");
     const uint32_t msgId = m_nextMsgId++;
-    q.pending.push_back(OutMessage{msgId, bytes, 0, 0});
+    q.msgs.push_back(OutMessage{msgId, bytes, q.nextPsn, static_cast<uint32_t>(packets)});
+    q.nextPsn += static_cast<uint32_t>(packets);
     m_bytesPosted += bytes;
-    if (!q.active)
-    {
-        q.active = true;
-        m_ring.push_back(it->second);
-    }
-    m_nic->Wake();
+    Activate(qi);
     return msgId;
+}
+
+bool
+RdmaTransport::CanSend(const QueuePair& q) const
+{
+    return q.sendIdx < q.msgs.size()
+           && (m_window == 0 || m_reliability != GO_BACK_N || q.sndNxt - q.sndUna < m_window);
+}
+
+void
+RdmaTransport::Activate(uint32_t qi)
+{
+    QueuePair& q = m_qps[qi];
+    if (q.sched != IDLE || !CanSend(q))
+    {
+        return;
+    }
+    if (q.paceBps > 0 && q.nextSend > Simulator::Now())
+    {
+        PushPaced(qi, q.nextSend);
+        ScheduleWake(q.nextSend.GetTimeStep());
+        return;
+    }
+    q.sched = IN_RING;
+    m_ring.push_back(qi);
+    m_nic->Wake();
+}
+
+void
+RdmaTransport::PushPaced(uint32_t qi, Time at)
+{
+    m_qps[qi].sched = IN_HEAP;
+    m_paced.push_back(PaceEntry{at.GetTimeStep(), m_paceSeq++, qi});
+    std::push_heap(m_paced.begin(), m_paced.end(), PaceLater());
+}
+
+void
+RdmaTransport::ReleasePaced(Time now)
+{
+    const int64_t t = now.GetTimeStep();
+    while (!m_paced.empty() && m_paced.front().at <= t)
+    {
+        const uint32_t qi = m_paced.front().qi;
+        std::pop_heap(m_paced.begin(), m_paced.end(), PaceLater());
+        m_paced.pop_back();
+        m_qps[qi].sched = IN_RING;
+        m_ring.push_back(qi);
+    }
+}
+
+void
+RdmaTransport::ScheduleWake(int64_t at)
+{
+    if (m_wake.IsRunning() && m_wakeAt <= at)
+    {
+        return; // an earlier wake-up pulls again, and reschedules if needed
+    }
+    m_wake.Cancel();
+    m_wakeAt = at;
+    m_wake = Simulator::Schedule(TimeStep(at) - Simulator::Now(), &RdmaTransport::WakeNic, this);
+}
+
+void
+RdmaTransport::WakeNic()
+{
+    m_nic->Wake();
 }
 
 bool
 RdmaTransport::Pull(FabricTxItem& item)
 {
-    if (m_ring.empty())
+    const Time now = Simulator::Now();
+    ReleasePaced(now);
+    while (!m_ring.empty())
     {
-        return false;
+        const uint32_t qi = m_ring.front();
+        m_ring.pop_front();
+        QueuePair& q = m_qps[qi];
+        if (!CanSend(q))
+        {
+            q.sched = IDLE; // an ACK moved it past its last packet, or the window closed
+            continue;
+        }
+        MakePacket(qi, item);
+        if (q.paceBps > 0)
+        {
+            // The next packet is due wireBytes * 8 / RC (rounded up to a picosecond) after
+            // this one was due, or was sent if that is more than one gap ago: a queue pair
+            // that waited for the port behind others catches up, by one packet at most.
+            const unsigned __int128 bits = static_cast<unsigned __int128>(item.wireBytes) * 8u;
+            const Time gap = PicoSeconds(
+                static_cast<int64_t>((bits * 1000000000000ull + q.paceBps - 1) / q.paceBps));
+            q.nextSend = std::max(q.nextSend, now - gap) + gap;
+        }
+        if (!CanSend(q))
+        {
+            q.sched = IDLE; // done, or the window is full until an ACK (Activate paces it)
+        }
+        else if (q.paceBps > 0)
+        {
+            PushPaced(qi, q.nextSend);
+        }
+        else
+        {
+            m_ring.push_back(qi);
+        }
+        item.more = !m_ring.empty();
+        if (!item.more && !m_paced.empty())
+        {
+            ScheduleWake(m_paced.front().at);
+        }
+        return true;
     }
-    const uint32_t qi = m_ring.front();
-    m_ring.pop_front();
+    if (!m_paced.empty())
+    {
+        ScheduleWake(m_paced.front().at);
+    }
+    return false;
+}
+
+void
+RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
+{
     QueuePair& q = m_qps[qi];
-    OutMessage& m = q.pending.front();
+    const bool gbn = m_reliability == GO_BACK_N;
+    const OutMessage& m = q.msgs[q.sendIdx];
+    const uint32_t k = q.sndNxt - m.firstPsn;
+    const uint64_t offset = static_cast<uint64_t>(k) * m_mtu;
+    const bool last = k + 1 == m.packets;
 
     FabricHeader h;
     h.m_src = m_endpoint;
@@ -114,24 +337,26 @@ RdmaTransport::Pull(FabricTxItem& item)
     h.m_priority = m_priority;
     h.m_kind = FabricHeader::DATA;
     h.m_msgId = m.msgId;
-    h.m_psn = m.psn++;
-    h.m_payload = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m.bytes - m.sent));
+    h.m_psn = q.sndNxt;
+    h.m_payload = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m.bytes - offset));
     h.m_msgBytes = m.bytes;
-    h.m_flags = (m.sent == 0 ? FabricHeader::FLAG_FIRST : 0);
-    m.sent += h.m_payload;
-    const bool last = m.sent >= m.bytes;
+    h.m_flags = (k == 0 ? FabricHeader::FLAG_FIRST : 0) | (last ? FabricHeader::FLAG_LAST : 0);
+
+    const bool resend = q.sndNxt < q.maxSent;
+    if (gbn && q.sndUna == q.maxSent)
+    {
+        q.lastProgress = Simulator::Now(); // nothing was outstanding: the timeout counts from now
+    }
+    ++q.sndNxt;
+    q.maxSent = std::max(q.maxSent, q.sndNxt);
     if (last)
     {
-        h.m_flags |= FabricHeader::FLAG_LAST;
-        q.pending.pop_front();
-    }
-    if (!q.pending.empty())
-    {
-        m_ring.push_back(qi);
-    }
-    else
-    {
-        q.active = false;
+        ++q.sendIdx;
+        if (!gbn)
+        {
+            q.msgs.pop_front(); // no acknowledgements: forget it once sent
+            --q.sendIdx;
+        }
     }
 
     Ptr<Packet> p = Create<Packet>(h.m_payload);
@@ -139,8 +364,105 @@ RdmaTransport::Pull(FabricTxItem& item)
     item.packet = p;
     item.wireBytes = m_nic->WireBytes(h);
     item.priority = m_priority;
-    item.more = !m_ring.empty();
-    return true;
+
+    ++m_dataSent;
+    if (resend)
+    {
+        ++m_retransmitted;
+        m_retransmitTrace(q.dst, q.qp, h.m_psn);
+    }
+    if (gbn && !q.rto.IsRunning())
+    {
+        q.rto = Simulator::Schedule(m_rto, &RdmaTransport::RetransmitTimeout, this, qi);
+    }
+    if (q.cc)
+    {
+        q.cc->NotifySent(item.wireBytes);
+    }
+}
+
+void
+RdmaTransport::SeekSend(QueuePair& q, uint32_t psn)
+{
+    q.sndNxt = psn;
+    const auto it = std::partition_point(q.msgs.begin(), q.msgs.end(), [psn](const OutMessage& m) {
+        return m.firstPsn + m.packets <= psn;
+    });
+    q.sendIdx = static_cast<std::size_t>(it - q.msgs.begin());
+}
+
+void
+RdmaTransport::RetransmitTimeout(uint32_t qi)
+{
+    QueuePair& q = m_qps[qi];
+    if (q.sndUna >= q.maxSent)
+    {
+        return; // everything sent was acknowledged: the timer rests until the next send
+    }
+    const Time now = Simulator::Now();
+    const Time deadline = q.lastProgress + m_rto * (int64_t{1} << q.backoff);
+    if (now < deadline)
+    {
+        q.rto = Simulator::Schedule(deadline - now, &RdmaTransport::RetransmitTimeout, this, qi);
+        return;
+    }
+    NS_LOG_DEBUG("endpoint " << m_endpoint << " qp " << q.dst << "/" << q.qp << " timeout, back to "
+                             << q.sndUna);
+    ++m_timeouts;
+    m_goBackTrace(q.dst, q.qp, q.sndUna, true);
+    SeekSend(q, q.sndUna);
+    q.lastProgress = now;
+    q.backoff = std::min<uint8_t>(q.backoff + 1, MAX_BACKOFF);
+    q.rto = Simulator::Schedule(m_rto * (int64_t{1} << q.backoff),
+                                &RdmaTransport::RetransmitTimeout,
+                                this,
+                                qi);
+    Activate(qi);
+}
+
+void
+RdmaTransport::RateChanged(uint32_t qi, DataRate rate)
+{
+    QueuePair& q = m_qps[qi];
+    q.paceBps = rate.GetBitRate() < m_lineBps ? rate.GetBitRate() : 0;
+    ++m_rateChanges;
+    m_rateTrace(q.dst, q.qp, rate);
+}
+
+void
+RdmaTransport::SendControl(uint8_t kind, uint32_t peer, uint16_t qp, uint32_t psn)
+{
+    FabricHeader h;
+    h.m_src = m_endpoint;
+    h.m_dst = peer;
+    h.m_qp = qp;
+    h.m_priority = m_controlPriority;
+    h.m_kind = kind;
+    h.m_psn = psn;
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(h);
+    switch (kind)
+    {
+        case FabricHeader::ACK:
+            ++m_acksSent;
+            m_ackSentTrace(peer, qp, psn);
+            break;
+        case FabricHeader::NACK:
+            ++m_nacksSent;
+            m_nackSentTrace(peer, qp, psn);
+            break;
+        case FabricHeader::CNP:
+            ++m_cnpsSent;
+            m_cnpSentTrace(peer, qp);
+            break;
+        default:
+            NS_ABORT_MSG("not a control packet kind: " << +kind);
+    }
+    FabricTxItem item;
+    item.packet = p;
+    item.wireBytes = m_nic->WireBytes(h);
+    item.priority = m_controlPriority;
+    m_nic->Enqueue(std::move(item));
 }
 
 void
@@ -153,12 +475,137 @@ RdmaTransport::Receive(Ptr<FabricNetDevice> /* nic */,
     packet->PeekHeader(h);
     NS_ABORT_MSG_IF(h.m_dst != m_endpoint,
                     "endpoint " << m_endpoint << " received a packet for " << h.m_dst);
+    switch (h.m_kind)
+    {
+        case FabricHeader::DATA:
+            ReceiveData(h);
+            break;
+        case FabricHeader::ACK:
+        case FabricHeader::NACK:
+            ReceiveAck(h);
+            break;
+        case FabricHeader::CNP:
+            ReceiveCnp(h);
+            break;
+        default:
+            NS_ABORT_MSG("unknown packet kind " << +h.m_kind);
+    }
+}
+
+void
+RdmaTransport::MaybeSendCnp(RxQueuePair& rx, const FabricHeader& h)
+{
+    if (!m_cc)
+    {
+        return;
+    }
+    const Time interval = m_cc->GetNotificationInterval();
+    const Time now = Simulator::Now();
+    if (interval.IsNegative())
+    {
+        return;
+    }
+    if (rx.lastCnp.IsNegative() || now - rx.lastCnp >= interval)
+    {
+        rx.lastCnp = now;
+        SendControl(FabricHeader::CNP, h.m_src, h.m_qp, h.m_psn);
+    }
+    else if (!rx.cnpTimer.IsRunning())
+    {
+        // A mark inside the interval is not forgotten: one CNP when the interval ends.
+        rx.cnpTimer = Simulator::Schedule(rx.lastCnp + interval - now,
+                                          &RdmaTransport::SendDeferredCnp,
+                                          this,
+                                          h.m_src,
+                                          h.m_qp);
+    }
+}
+
+void
+RdmaTransport::SendDeferredCnp(uint32_t src, uint16_t qp)
+{
+    m_rxQps[Key(src, qp)].lastCnp = Simulator::Now();
+    SendControl(FabricHeader::CNP, src, qp, 0);
+}
+
+void
+RdmaTransport::ReceiveData(const FabricHeader& h)
+{
+    const bool ce = (h.m_flags & FabricHeader::FLAG_ECN_CE) != 0;
+    if (m_reliability != GO_BACK_N)
+    {
+        if (ce && m_cc)
+        {
+            MaybeSendCnp(m_rxQps[Key(h.m_src, h.m_qp)], h);
+        }
+        Accept(h, false);
+        return;
+    }
+
+    RxQueuePair& rx = m_rxQps[Key(h.m_src, h.m_qp)];
+    if (ce)
+    {
+        MaybeSendCnp(rx, h); // the marking tells of congestion whether or not the packet is kept
+    }
+    if (h.m_psn == rx.expected)
+    {
+        ++rx.expected;
+        rx.nackSent = false;
+        rx.dupSinceAck = 0;
+        Accept(h, true);
+        if (++rx.sinceAck >= m_ackInterval || (h.m_flags & FabricHeader::FLAG_LAST))
+        {
+            rx.sinceAck = 0;
+            SendControl(FabricHeader::ACK, h.m_src, h.m_qp, rx.expected);
+        }
+    }
+    else if (h.m_psn > rx.expected)
+    {
+        // A packet was lost: drop everything until the expected one comes again, and NACK
+        // once until then. (Re-NACKing when the resent packet is lost as well can livelock
+        // a sender that outpaces the bottleneck: every rewind refills the queue that drops
+        // the resent packet. A lost resend is left to the retransmission timeout.)
+        ++m_oooDrops;
+        if (!rx.nackSent)
+        {
+            rx.nackSent = true;
+            SendControl(FabricHeader::NACK, h.m_src, h.m_qp, rx.expected);
+        }
+    }
+    else
+    {
+        // Already accepted: the sender went back too far (lost ACK or timeout).
+        ++m_dupDrops;
+        if (rx.dupSinceAck++ % m_ackInterval == 0)
+        {
+            SendControl(FabricHeader::ACK, h.m_src, h.m_qp, rx.expected);
+        }
+    }
+}
+
+void
+RdmaTransport::Accept(const FabricHeader& h, bool inOrder)
+{
     m_bytesReceived += h.m_payload;
+    const bool first = (h.m_flags & FabricHeader::FLAG_FIRST) != 0;
+    const bool last = (h.m_flags & FabricHeader::FLAG_LAST) != 0;
     bool complete = false;
-    if ((h.m_flags & (FabricHeader::FLAG_FIRST | FabricHeader::FLAG_LAST))
-        == (FabricHeader::FLAG_FIRST | FabricHeader::FLAG_LAST))
+    if (first && last)
     {
         complete = true; // single-packet message
+    }
+    else if (inOrder)
+    {
+        // In PSN order the last packet completes the message.
+        if (first)
+        {
+            ++m_rxPartial;
+        }
+        else if (last)
+        {
+            --m_rxPartial;
+            complete = true;
+        }
     }
     else
     {
@@ -178,6 +625,87 @@ RdmaTransport::Receive(Ptr<FabricNetDevice> /* nic */,
     }
 }
 
+void
+RdmaTransport::ReceiveAck(const FabricHeader& h)
+{
+    const bool nack = h.m_kind == FabricHeader::NACK;
+    if (nack)
+    {
+        ++m_nacksReceived;
+        m_nackReceivedTrace(h.m_src, h.m_qp, h.m_psn);
+    }
+    else
+    {
+        ++m_acksReceived;
+        m_ackReceivedTrace(h.m_src, h.m_qp, h.m_psn);
+    }
+    const auto it = m_qpIndex.find(Key(h.m_src, h.m_qp));
+    if (m_reliability != GO_BACK_N || it == m_qpIndex.end())
+    {
+        return;
+    }
+    const uint32_t qi = it->second;
+    QueuePair& q = m_qps[qi];
+    const uint32_t psn = h.m_psn;
+    if (psn > q.maxSent)
+    {
+        return; // acknowledges packets never sent: not for this incarnation
+    }
+    const Time now = Simulator::Now();
+    if (psn > q.sndUna)
+    {
+        // Cumulative: everything below psn arrived; release the messages it completes.
+        q.sndUna = psn;
+        q.lastProgress = now;
+        q.backoff = 0;
+        std::size_t released = 0;
+        while (!q.msgs.empty() && q.msgs.front().firstPsn + q.msgs.front().packets <= psn)
+        {
+            q.msgs.pop_front();
+            ++released;
+        }
+        q.sendIdx -= std::min(q.sendIdx, released);
+        if (q.sndNxt < psn)
+        {
+            SeekSend(q, psn); // a rewind went back further than needed
+        }
+        if (q.sndUna >= q.maxSent && q.rto.IsRunning())
+        {
+            Simulator::Remove(q.rto); // nothing outstanding: no timer left behind
+        }
+        Activate(qi); // the window may have opened
+    }
+    if (nack && psn < q.sndNxt)
+    {
+        NS_LOG_DEBUG("endpoint " << m_endpoint << " qp " << q.dst << "/" << q.qp << " NACK " << psn
+                                 << ", was at " << q.sndNxt);
+        m_goBackTrace(q.dst, q.qp, psn, false);
+        SeekSend(q, psn);
+        q.lastProgress = now;
+        Activate(qi);
+    }
+}
+
+void
+RdmaTransport::ReceiveCnp(const FabricHeader& h)
+{
+    ++m_cnpsReceived;
+    m_cnpReceivedTrace(h.m_src, h.m_qp);
+    const auto it = m_qpIndex.find(Key(h.m_src, h.m_qp));
+    if (!m_cc || it == m_qpIndex.end())
+    {
+        return;
+    }
+    const uint32_t qi = it->second;
+    QueuePair& q = m_qps[qi];
+    if (!q.cc)
+    {
+        q.cc = m_cc->Fork();
+        q.cc->Start(DataRate(m_lineBps), MakeCallback(&RdmaTransport::RateChanged, this, qi));
+    }
+    q.cc->NotifyCongestion();
+}
+
 uint32_t
 RdmaTransport::GetEndpoint() const
 {
@@ -188,6 +716,12 @@ Ptr<FabricNetDevice>
 RdmaTransport::GetNic() const
 {
     return m_nic;
+}
+
+RdmaTransport::Reliability
+RdmaTransport::GetReliability() const
+{
+    return m_reliability;
 }
 
 uint64_t
@@ -211,7 +745,97 @@ RdmaTransport::GetMessagesDelivered() const
 uint64_t
 RdmaTransport::GetMessagesInProgress() const
 {
-    return m_rxProgress.size();
+    return m_rxProgress.size() + m_rxPartial;
+}
+
+uint64_t
+RdmaTransport::GetDataPacketsSent() const
+{
+    return m_dataSent;
+}
+
+uint64_t
+RdmaTransport::GetRetransmittedPackets() const
+{
+    return m_retransmitted;
+}
+
+uint64_t
+RdmaTransport::GetTimeouts() const
+{
+    return m_timeouts;
+}
+
+uint64_t
+RdmaTransport::GetAcksSent() const
+{
+    return m_acksSent;
+}
+
+uint64_t
+RdmaTransport::GetNacksSent() const
+{
+    return m_nacksSent;
+}
+
+uint64_t
+RdmaTransport::GetAcksReceived() const
+{
+    return m_acksReceived;
+}
+
+uint64_t
+RdmaTransport::GetNacksReceived() const
+{
+    return m_nacksReceived;
+}
+
+uint64_t
+RdmaTransport::GetCnpsSent() const
+{
+    return m_cnpsSent;
+}
+
+uint64_t
+RdmaTransport::GetCnpsReceived() const
+{
+    return m_cnpsReceived;
+}
+
+uint64_t
+RdmaTransport::GetOutOfOrderDrops() const
+{
+    return m_oooDrops;
+}
+
+uint64_t
+RdmaTransport::GetDuplicateDrops() const
+{
+    return m_dupDrops;
+}
+
+uint64_t
+RdmaTransport::GetRateChanges() const
+{
+    return m_rateChanges;
+}
+
+DataRate
+RdmaTransport::GetQueuePairRate(uint32_t dst, uint16_t qp) const
+{
+    const auto it = m_qpIndex.find(Key(dst, qp));
+    if (it == m_qpIndex.end() || !m_qps[it->second].cc)
+    {
+        return DataRate(m_lineBps);
+    }
+    return m_qps[it->second].cc->GetRate();
+}
+
+Ptr<RdmaCongestionControl>
+RdmaTransport::GetQueuePairCongestionControl(uint32_t dst, uint16_t qp) const
+{
+    const auto it = m_qpIndex.find(Key(dst, qp));
+    return it == m_qpIndex.end() ? nullptr : m_qps[it->second].cc;
 }
 
 } // namespace ns3

@@ -4,6 +4,9 @@
 #ifndef AI_FABRIC_RDMA_TRANSPORT_H
 #define AI_FABRIC_RDMA_TRANSPORT_H
 
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
 #include "ns3/traced-callback.h"
@@ -16,8 +19,10 @@
 namespace ns3
 {
 
+class FabricHeader;
 class FabricNetDevice;
 class Packet;
+class RdmaCongestionControl;
 struct FabricTxItem;
 
 /**
@@ -26,18 +31,72 @@ struct FabricTxItem;
  * pairs that cut messages (RDMA WRITEs) into MTU-sized packets.
  *
  * Sending: PostSend() appends a message to the queue pair (destination,
- * qp index); the NIC port pulls packets when it is free, and the transport
- * serves its active queue pairs round robin, one packet each, so queue pairs
- * share the NIC fairly. Packets are created only when the port can send them.
+ * qp index). Every packet of a queue pair has a packet sequence number (PSN),
+ * counted per queue pair across its messages; a message owns a contiguous
+ * PSN range, so PSN -> (message, offset) is arithmetic and a retransmission
+ * needs no stored packet (payload is virtual). The NIC port pulls packets
+ * when it is free, and the transport serves its ready queue pairs round robin,
+ * one packet each, so queue pairs share the NIC fairly. Packets are created
+ * only when the port can send them.
  *
- * Receiving: bytes are counted per message, independent of arrival order; the
- * message is delivered (MessageDelivered) when all its bytes have arrived.
+ * Reliability (attribute "Reliability", the same at every endpoint of a fabric):
+ *  * "none" (lossless fabrics: credit or PFC flow control): no ACKs; the
+ *    receiver counts bytes per message independent of arrival order, so
+ *    per-packet spraying, which reorders, works.
+ *  * "go-back-n" (lossy fabrics): the receiver keeps the expected PSN per
+ *    (source, queue pair): an in-order packet is accepted; a packet ahead of
+ *    it is dropped and answered by one NACK(expected) (not again until the
+ *    expected packet has arrived); a duplicate is dropped and answered by
+ *    ACK(expected) (the first after progress and every AckInterval-th).
+ *    In-order packets are acknowledged cumulatively every AckInterval packets
+ *    and on the last packet of every message. The sender releases messages
+ *    below an ACK, rewinds to a NACK's PSN, and rewinds to the oldest
+ *    unacknowledged PSN when nothing was acknowledged for RetransmitTimeout
+ *    (so a lost resend, ACK or NACK costs one timeout); the timeout doubles
+ *    after every timeout without progress, up to 64 x (RFC 6298 style
+ *    backoff, so that a timeout shorter than the round trip cannot
+ *    livelock). SendWindow optionally caps the unacknowledged packets per
+ *    queue pair (default: no cap, as RDMA NICs have none; without a cap or
+ *    congestion control, a sender faster than its bottleneck wastes most of
+ *    what it sends after each loss). Spraying reorders packets and so would
+ *    trigger go-back-N spuriously.
+ * Either way MessageDelivered fires exactly once per message.
+ *
+ * Congestion control (attribute "CongestionControl", a prototype
+ * RdmaCongestionControl, e.g. Dcqcn; null: every queue pair at line rate):
+ *  * notification point: data marked ECN CE makes the receiver send a CNP to
+ *    the source queue pair at once if none went to it in the algorithm's
+ *    interval, else when the interval ends (DCQCN: at most one CNP per 50 us
+ *    per flow, if any packet in that window was marked);
+ *  * reaction point: a queue pair gets its own controller (Fork()) at its
+ *    first CNP; while its rate RC is below line rate it is paced: its next
+ *    packet is due wireBytes * 8 / RC (at the rate in force when the previous
+ *    one left) after the previous one was due, or was sent if that is more
+ *    than one gap ago (one packet of catch-up, so that waiting behind other
+ *    queue pairs for the port does not cost it its rate). Paced queue pairs
+ *    wait in a min-heap of due times and join the round robin when due; when
+ *    none is eligible the transport schedules one NIC wake-up at the earliest
+ *    due time. Queue pairs at line rate cost no pacing events.
+ *
+ * Memory and events: per queue pair a deque of its unacknowledged (or
+ * unsent) messages, no per-packet state; per packet at most one pacing
+ * wake-up; per go-back-N queue pair one timer; an ACK per AckInterval
+ * packets; a CNP per interval per marked queue pair. See docs/transport.md.
+ *
+ * ACK, NACK and CNP packets are queued on the NIC on ControlPriority.
  *
  * The transport does not know which collective a message belongs to.
  */
 class RdmaTransport : public Object
 {
   public:
+    /// Reliability modes.
+    enum Reliability : uint8_t
+    {
+        RELIABILITY_NONE = 0, //!< lossless fabric: no ACKs, any arrival order
+        GO_BACK_N = 1,        //!< lossy fabric: cumulative ACK, NACK, timeout, go-back-N
+    };
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -60,6 +119,35 @@ class RdmaTransport : public Object
                                           uint32_t dst,
                                           uint32_t msgId,
                                           uint64_t bytes);
+    /**
+     * TracedCallback signature for a queue-pair event (CNP sent or received).
+     * \param peer the other endpoint of the queue pair
+     * \param qp the queue pair index at its sender
+     */
+    typedef void (*QpTracedCallback)(uint32_t peer, uint16_t qp);
+    /**
+     * TracedCallback signature for a PSN event (ACK/NACK sent or received,
+     * retransmitted packet).
+     * \param peer the other endpoint of the queue pair
+     * \param qp the queue pair index at its sender
+     * \param psn the PSN (for ACK/NACK: the receiver's next expected PSN)
+     */
+    typedef void (*PsnTracedCallback)(uint32_t peer, uint16_t qp, uint32_t psn);
+    /**
+     * TracedCallback signature for a go-back-N rewind at the sender.
+     * \param peer the destination endpoint
+     * \param qp the queue pair index
+     * \param psn the PSN transmission restarts from
+     * \param timeout true for a retransmission timeout, false for a NACK
+     */
+    typedef void (*GoBackTracedCallback)(uint32_t peer, uint16_t qp, uint32_t psn, bool timeout);
+    /**
+     * TracedCallback signature for a rate change of a queue pair.
+     * \param peer the destination endpoint
+     * \param qp the queue pair index
+     * \param rate the new sending rate
+     */
+    typedef void (*RateTracedCallback)(uint32_t peer, uint16_t qp, DataRate rate);
 
     /**
      * \brief Bind to the endpoint's NIC port.
@@ -82,35 +170,125 @@ class RdmaTransport : public Object
     uint32_t GetEndpoint() const;
     /// \return the NIC port
     Ptr<FabricNetDevice> GetNic() const;
+    /// \return the reliability mode
+    Reliability GetReliability() const;
     /// \return payload bytes posted
     uint64_t GetBytesPosted() const;
-    /// \return payload bytes received in completed and partial messages
+    /// \return payload bytes received (accepted) in completed and partial messages
     uint64_t GetBytesReceived() const;
     /// \return messages received completely
     uint64_t GetMessagesDelivered() const;
     /// \return messages partly received
     uint64_t GetMessagesInProgress() const;
+    /// \return data packets transmitted, retransmissions included
+    uint64_t GetDataPacketsSent() const;
+    /// \return data packets transmitted again (go-back-N)
+    uint64_t GetRetransmittedPackets() const;
+    /// \return retransmission timeouts that rewound a queue pair
+    uint64_t GetTimeouts() const;
+    /// \return ACKs sent
+    uint64_t GetAcksSent() const;
+    /// \return NACKs sent
+    uint64_t GetNacksSent() const;
+    /// \return ACKs received
+    uint64_t GetAcksReceived() const;
+    /// \return NACKs received
+    uint64_t GetNacksReceived() const;
+    /// \return CNPs sent (notification point)
+    uint64_t GetCnpsSent() const;
+    /// \return CNPs received (reaction point)
+    uint64_t GetCnpsReceived() const;
+    /// \return data packets dropped at this receiver for arriving ahead of the expected PSN
+    uint64_t GetOutOfOrderDrops() const;
+    /// \return data packets dropped at this receiver as duplicates
+    uint64_t GetDuplicateDrops() const;
+    /// \return rate changes of all queue pairs
+    uint64_t GetRateChanges() const;
+    /**
+     * \param dst destination endpoint
+     * \param qp queue pair index
+     * \return the queue pair's current sending rate (line rate if uncontrolled or unknown)
+     */
+    DataRate GetQueuePairRate(uint32_t dst, uint16_t qp) const;
+    /**
+     * \param dst destination endpoint
+     * \param qp queue pair index
+     * \return the queue pair's congestion controller (null before its first CNP)
+     */
+    Ptr<RdmaCongestionControl> GetQueuePairCongestionControl(uint32_t dst, uint16_t qp) const;
 
   protected:
     void DoDispose() override;
 
   private:
-    /// A message waiting to be sent, or being sent.
+    /// A message of a queue pair: its PSN range.
     struct OutMessage
     {
-        uint32_t msgId; //!< message id
-        uint64_t bytes; //!< payload bytes
-        uint64_t sent;  //!< payload bytes already packetised
-        uint32_t psn;   //!< next packet sequence number
+        uint32_t msgId;    //!< message id
+        uint64_t bytes;    //!< payload bytes
+        uint32_t firstPsn; //!< PSN of its first packet
+        uint32_t packets;  //!< number of packets
     };
 
-    /// A queue pair to one destination.
+    /// Where a queue pair waits to send.
+    enum Schedule : uint8_t
+    {
+        IDLE = 0,    //!< nothing to send
+        IN_RING = 1, //!< eligible: in the round-robin ring
+        IN_HEAP = 2, //!< paced: in the heap of eligible times
+    };
+
+    /// A queue pair to one destination (sender side).
     struct QueuePair
     {
-        uint32_t dst;                   //!< destination endpoint
-        uint16_t qp;                    //!< qp index
-        bool active;                    //!< in the round-robin ring
-        std::deque<OutMessage> pending; //!< messages in order
+        uint32_t dst{0};               //!< destination endpoint
+        uint16_t qp{0};                //!< qp index
+        uint8_t sched{IDLE};           //!< Schedule
+        std::deque<OutMessage> msgs;   //!< unacknowledged (go-back-N) or unsent messages
+        std::size_t sendIdx{0};        //!< index in msgs of the message holding sndNxt
+        uint32_t nextPsn{0};           //!< PSN of the next posted packet
+        uint32_t sndNxt{0};            //!< next PSN to transmit
+        uint32_t sndUna{0};            //!< oldest unacknowledged PSN (go-back-N)
+        uint32_t maxSent{0};           //!< one past the highest PSN transmitted
+        uint64_t paceBps{0};           //!< pacing rate, bits per second (0: line rate)
+        Time nextSend;                 //!< paced: when its next packet may leave
+        Time lastProgress;             //!< last ACK progress or rewind (go-back-N)
+        uint8_t backoff{0};            //!< timeouts since the last progress (go-back-N)
+        EventId rto;                   //!< retransmission timer (go-back-N)
+        Ptr<RdmaCongestionControl> cc; //!< rate controller (after the first CNP)
+    };
+
+    /// Receiver state per (source, queue pair).
+    struct RxQueuePair
+    {
+        uint32_t expected{0};    //!< go-back-N: next expected PSN
+        uint32_t sinceAck{0};    //!< go-back-N: in-order packets since the last ACK
+        uint32_t dupSinceAck{0}; //!< go-back-N: duplicates since the last progress
+        bool nackSent{false};    //!< go-back-N: NACK sent, no progress since
+        Time lastCnp{-1};        //!< last CNP sent (negative: none)
+        EventId cnpTimer;        //!< CNP due at the end of the interval (marks meanwhile)
+    };
+
+    /// A paced queue pair's eligible time, in the min-heap.
+    struct PaceEntry
+    {
+        int64_t at;   //!< eligible time, time steps
+        uint64_t seq; //!< insertion order (ties)
+        uint32_t qi;  //!< index in m_qps
+    };
+
+    /// Min-heap order of PaceEntry.
+    struct PaceLater
+    {
+        /**
+         * \param a an entry
+         * \param b an entry
+         * \return true if a is due after b
+         */
+        bool operator()(const PaceEntry& a, const PaceEntry& b) const
+        {
+            return a.at != b.at ? a.at > b.at : a.seq > b.seq;
+        }
     };
 
     /**
@@ -119,6 +297,57 @@ class RdmaTransport : public Object
      * \return true if a packet was produced
      */
     bool Pull(FabricTxItem& item);
+    /**
+     * \brief Make the next packet of a queue pair and advance it.
+     * \param qi index in m_qps
+     * \param item filled with the packet
+     */
+    void MakePacket(uint32_t qi, FabricTxItem& item);
+    /**
+     * \brief Move paced queue pairs due by now into the ring.
+     * \param now the current time
+     */
+    void ReleasePaced(Time now);
+    /**
+     * \param q a queue pair
+     * \return true if it has a packet to send now (data, and room in the send window)
+     */
+    bool CanSend(const QueuePair& q) const;
+    /**
+     * \brief Put a queue pair into the heap of paced queue pairs.
+     * \param qi index in m_qps
+     * \param at when it becomes eligible
+     */
+    void PushPaced(uint32_t qi, Time at);
+    /**
+     * \brief Have the NIC pull again at a time (one pending wake-up at most).
+     * \param at the time, time steps
+     */
+    void ScheduleWake(int64_t at);
+    /// The wake-up: tell the NIC packets are ready.
+    void WakeNic();
+    /**
+     * \brief Put a queue pair with data to send into the ring if it waits nowhere.
+     * \param qi index in m_qps
+     */
+    void Activate(uint32_t qi);
+    /**
+     * \brief Restart transmission of a queue pair at a PSN.
+     * \param q the queue pair
+     * \param psn the PSN (sndUna <= psn <= nextPsn)
+     */
+    void SeekSend(QueuePair& q, uint32_t psn);
+    /**
+     * \brief Retransmission timer of a queue pair expired.
+     * \param qi index in m_qps
+     */
+    void RetransmitTimeout(uint32_t qi);
+    /**
+     * \brief A queue pair's controller changed its rate.
+     * \param qi index in m_qps
+     * \param rate the new rate
+     */
+    void RateChanged(uint32_t qi, DataRate rate);
 
     /**
      * \brief Handle a packet arriving at the NIC.
@@ -131,20 +360,114 @@ class RdmaTransport : public Object
                  Ptr<Packet> packet,
                  uint32_t wireBytes,
                  uint8_t priority);
+    /**
+     * \brief Receiver: a data packet (header already parsed).
+     * \param h its header
+     */
+    void ReceiveData(const FabricHeader& h);
+    /**
+     * \brief Count an accepted data packet and deliver its message when complete.
+     * \param h its header
+     * \param inOrder true if packets of the queue pair are accepted in PSN order
+     */
+    void Accept(const FabricHeader& h, bool inOrder);
+    /**
+     * \brief Receiver: send a CNP for a data packet marked ECN CE, unless one
+     * went to its queue pair less than the notification interval ago.
+     * \param rx the queue pair's receiver state
+     * \param h the data packet's header
+     */
+    void MaybeSendCnp(RxQueuePair& rx, const FabricHeader& h);
+    /**
+     * \brief Receiver: the CNP interval of a queue pair that saw marks during it ended.
+     * \param src the data's source endpoint
+     * \param qp the queue pair index at the source
+     */
+    void SendDeferredCnp(uint32_t src, uint16_t qp);
+    /**
+     * \brief Sender: an ACK or NACK.
+     * \param h its header
+     */
+    void ReceiveAck(const FabricHeader& h);
+    /**
+     * \brief Sender: a CNP.
+     * \param h its header
+     */
+    void ReceiveCnp(const FabricHeader& h);
+    /**
+     * \brief Queue a control packet on the NIC.
+     * \param kind FabricHeader::ACK, NACK or CNP
+     * \param peer destination endpoint (the data's source)
+     * \param qp the queue pair index at the data's source
+     * \param psn the PSN field
+     */
+    void SendControl(uint8_t kind, uint32_t peer, uint16_t qp, uint32_t psn);
+    /**
+     * \param peer an endpoint
+     * \param qp a queue pair index
+     * \return the key of (peer, qp) in the queue-pair maps
+     */
+    static uint64_t Key(uint32_t peer, uint16_t qp);
 
-    uint32_t m_endpoint{0};                              //!< endpoint id
-    Ptr<FabricNetDevice> m_nic;                          //!< NIC port
-    uint32_t m_mtu{4096};                                //!< payload MTU, bytes
-    uint8_t m_priority{0};                               //!< lane of data packets
-    uint32_t m_nextMsgId{0};                             //!< next message id
-    std::vector<QueuePair> m_qps;                        //!< queue pairs
-    std::unordered_map<uint64_t, uint32_t> m_qpIndex;    //!< (dst, qp) -> index in m_qps
-    std::deque<uint32_t> m_ring;                         //!< active queue pairs, round robin
-    std::unordered_map<uint64_t, uint64_t> m_rxProgress; //!< (src, msgId) -> bytes received
-    uint64_t m_bytesPosted{0};                           //!< payload bytes posted
-    uint64_t m_bytesReceived{0};                         //!< payload bytes received
-    uint64_t m_messagesDelivered{0};                     //!< messages delivered
-    TracedCallback<uint32_t, uint32_t, uint32_t, uint64_t> m_messageDelivered; //!< delivery trace
+    /// Most doublings of the retransmission timeout without progress (64 x RetransmitTimeout).
+    static constexpr uint8_t MAX_BACKOFF = 6;
+
+    // Configuration.
+    uint32_t m_endpoint{0};                      //!< endpoint id
+    Ptr<FabricNetDevice> m_nic;                  //!< NIC port
+    uint32_t m_mtu{4096};                        //!< payload MTU, bytes
+    uint64_t m_lineBps{0};                       //!< NIC data rate, bits per second
+    uint8_t m_priority{0};                       //!< lane of data packets
+    uint8_t m_controlPriority{0};                //!< lane of ACK/NACK/CNP
+    Reliability m_reliability{RELIABILITY_NONE}; //!< reliability mode
+    uint32_t m_ackInterval{16};                  //!< go-back-N: ACK every this many packets
+    uint32_t m_window{0}; //!< go-back-N: most unacknowledged packets per queue pair (0: no cap)
+    Time m_rto;           //!< go-back-N: retransmission timeout
+    Ptr<RdmaCongestionControl> m_cc; //!< congestion-control prototype (null: none)
+
+    // Sender.
+    uint32_t m_nextMsgId{0};                          //!< next message id
+    std::vector<QueuePair> m_qps;                     //!< queue pairs
+    std::unordered_map<uint64_t, uint32_t> m_qpIndex; //!< (dst, qp) -> index in m_qps
+    std::deque<uint32_t> m_ring;                      //!< eligible queue pairs, round robin
+    std::vector<PaceEntry> m_paced;                   //!< paced queue pairs, min-heap
+    uint64_t m_paceSeq{0};                            //!< insertion counter of m_paced
+    EventId m_wake;                                   //!< pending NIC wake-up
+    int64_t m_wakeAt{0};                              //!< its time, time steps
+
+    // Receiver.
+    std::unordered_map<uint64_t, RxQueuePair> m_rxQps;   //!< (src, qp) -> receiver state
+    std::unordered_map<uint64_t, uint64_t> m_rxProgress; //!< none: (src, msgId) -> bytes
+    uint64_t m_rxPartial{0}; //!< go-back-N: messages with some packets accepted
+
+    // Counters.
+    uint64_t m_bytesPosted{0};       //!< payload bytes posted
+    uint64_t m_bytesReceived{0};     //!< payload bytes received
+    uint64_t m_messagesDelivered{0}; //!< messages delivered
+    uint64_t m_dataSent{0};          //!< data packets sent
+    uint64_t m_retransmitted{0};     //!< data packets sent again
+    uint64_t m_timeouts{0};          //!< retransmission timeouts
+    uint64_t m_acksSent{0};          //!< ACKs sent
+    uint64_t m_nacksSent{0};         //!< NACKs sent
+    uint64_t m_acksReceived{0};      //!< ACKs received
+    uint64_t m_nacksReceived{0};     //!< NACKs received
+    uint64_t m_cnpsSent{0};          //!< CNPs sent
+    uint64_t m_cnpsReceived{0};      //!< CNPs received
+    uint64_t m_oooDrops{0};          //!< out-of-order drops
+    uint64_t m_dupDrops{0};          //!< duplicate drops
+    uint64_t m_rateChanges{0};       //!< rate changes
+
+    // Traces.
+    TracedCallback<uint32_t, uint32_t, uint32_t, uint64_t> m_messageDelivered; //!< delivery
+    TracedCallback<uint32_t, uint16_t> m_cnpSentTrace;                         //!< CNP sent
+    TracedCallback<uint32_t, uint16_t> m_cnpReceivedTrace;                     //!< CNP received
+    TracedCallback<uint32_t, uint16_t, uint32_t> m_ackSentTrace;               //!< ACK sent
+    TracedCallback<uint32_t, uint16_t, uint32_t> m_nackSentTrace;              //!< NACK sent
+    TracedCallback<uint32_t, uint16_t, uint32_t> m_ackReceivedTrace;           //!< ACK received
+    TracedCallback<uint32_t, uint16_t, uint32_t> m_nackReceivedTrace;          //!< NACK received
+    TracedCallback<uint32_t, uint16_t, uint32_t> m_retransmitTrace;   //!< packet sent again
+    TracedCallback<uint32_t, uint16_t, uint32_t, bool> m_goBackTrace; //!< rewind
+    TracedCallback<uint32_t, uint16_t, DataRate> m_rateTrace;         //!< rate change
 };
 
 } // namespace ns3

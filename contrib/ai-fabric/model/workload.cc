@@ -33,6 +33,16 @@ Workload::AddDependency(uint32_t before, uint32_t after)
 }
 
 void
+Workload::Reserve(std::size_t ops, std::size_t dependencies)
+{
+    m_ops.reserve(ops);
+    if (!m_finalized)
+    {
+        m_edges.reserve(dependencies);
+    }
+}
+
+void
 Workload::Finalize()
 {
     NS_ABORT_MSG_IF(m_finalized, "Workload::Finalize called twice");
@@ -87,6 +97,12 @@ const uint32_t*
 Workload::SuccessorsEnd(uint32_t op) const
 {
     return m_succ.data() + m_succStart[op + 1];
+}
+
+std::size_t
+Workload::GetDependencyCount() const
+{
+    return m_finalized ? m_succ.size() : m_edges.size();
 }
 
 } // namespace ns3

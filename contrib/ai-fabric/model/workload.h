@@ -6,6 +6,7 @@
 
 #include "ns3/nstime.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -39,16 +40,45 @@ struct WorkloadOp
 
 /**
  * \ingroup ai-fabric
+ * \brief One point-to-point transfer of a send-recv group.
+ */
+struct WorkloadTransfer
+{
+    uint32_t src{0};   //!< sending rank: position in WorkloadGroup::ranks
+    uint32_t dst{0};   //!< receiving rank: position in WorkloadGroup::ranks
+    uint64_t bytes{0}; //!< payload bytes
+};
+
+/**
+ * \ingroup ai-fabric
  * \brief A named group of ops: one collective (or later, one training phase).
+ *
+ * Rank positions: `root`, `matrix` rows and columns and `transfers` name ranks
+ * by their position in `ranks` (0 .. P-1), as NCCL names ranks within a
+ * communicator, not by endpoint (GPU) id. docs/collectives.md describes which
+ * algorithm reads which field.
  */
 struct WorkloadGroup
 {
-    std::string name;            //!< name
-    std::string op;              //!< operation, e.g. "all-reduce"
-    std::string algorithm;       //!< algorithm, e.g. "ring"
-    uint64_t bytes{0};           //!< buffer size S, bytes
-    std::vector<uint32_t> ranks; //!< endpoints taking part
-    Time start;                  //!< issue time
+    /// NCCL's Simple-protocol step, 4 MiB buffer / 8 slots (FACTS.md 3.2), bytes: the
+    /// chunk size traffic descriptions should default to.
+    static constexpr uint64_t NCCL_CHUNK_BYTES = 512 * 1024;
+
+    std::string name;              //!< name
+    std::string op;                //!< operation, e.g. "all-reduce"
+    std::string algorithm;         //!< algorithm, e.g. "ring"
+    uint64_t bytes{0};             //!< buffer size S, bytes (nccl-tests convention per op)
+    std::vector<uint32_t> ranks;   //!< endpoints taking part
+    Time start;                    //!< issue time
+    uint32_t channels{1};          //!< parallel channels (rings/trees), each its own queue pair
+    uint64_t chunkBytes{0};        //!< pipelining unit of ring/tree steps, bytes; 0: whole
+                                   //!< steps, no pipelining (NCCL: NCCL_CHUNK_BYTES)
+    double gammaSecondsPerByte{0}; //!< reduction cost, seconds per reduced byte (0: free)
+    uint32_t root{0};              //!< broadcast/reduce root: position in ranks
+    uint32_t ranksPerNode{0};      //!< hierarchical: G, ranks per node (ranks node-major)
+    std::vector<uint64_t> matrix;  //!< all-to-all: P x P bytes, row-major, row = source
+                                   //!< position; empty: uniform S/P per pair
+    std::vector<WorkloadTransfer> transfers; //!< send-recv: the transfers
 };
 
 /**
@@ -82,6 +112,13 @@ class Workload
      */
     void AddDependency(uint32_t before, uint32_t after);
 
+    /**
+     * \brief Reserve room for ops and dependencies (an optimisation only).
+     * \param ops ops expected in total
+     * \param dependencies dependencies expected in total
+     */
+    void Reserve(std::size_t ops, std::size_t dependencies);
+
     /// Build the successor lists. Call once, after the last AddDependency().
     void Finalize();
 
@@ -95,6 +132,8 @@ class Workload
     const uint32_t* SuccessorsBegin(uint32_t op) const;
     /// \param op an op \return pointer past its last successor
     const uint32_t* SuccessorsEnd(uint32_t op) const;
+    /// \return dependencies added so far (before Finalize) or stored (after)
+    std::size_t GetDependencyCount() const;
 
   private:
     std::vector<WorkloadOp> m_ops;                      //!< ops
