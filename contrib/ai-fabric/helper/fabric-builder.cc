@@ -5,6 +5,7 @@
 
 #include "fabric-graph.h"
 
+#include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/fabric-channel.h"
@@ -44,6 +45,24 @@ enum class Role
     NIC,                 //!< a NIC node between a host link and the fabric: forwards, NIC latency
     MULTI_PORT_ENDPOINT, //!< a GPU with several ports: its forwarding element delivers locally
 };
+
+/**
+ * \brief A multi-port GPU's port for a new queue pair: one of the equal-cost ports
+ * of its routing table, spread over queue pairs by a hash of (destination, qp).
+ * \param sw the GPU's forwarding element
+ * \param dst destination endpoint
+ * \param qp queue pair index
+ * \return the port index
+ */
+uint32_t
+SelectPort(Ptr<FabricSwitch> sw, uint32_t dst, uint16_t qp)
+{
+    const std::vector<uint16_t>& ports = sw->GetRoute(dst);
+    NS_ABORT_MSG_IF(ports.empty(), "no route from a GPU to endpoint " << dst);
+    const uint64_t h
+        = (static_cast<uint64_t>(dst) * 0x9e3779b97f4a7c15ull) ^ (qp * 0xbf58476d1ce4e5b9ull);
+    return ports[(h >> 32) % ports.size()];
+}
 
 /// \return true if the node needs a forwarding element: switches, NIC nodes, and
 /// GPUs with several ports (they choose a port per destination and may relay).
@@ -211,23 +230,22 @@ FabricBuilder::Build(const FabricGraph& graph,
         }
     }
 
-    // One RDMA transport per GPU, on its NIC port.
+    // One RDMA transport per GPU: on its one port, or on all its ports (NVLink and
+    // NIC) with the GPU's forwarding element choosing per destination.
     for (uint32_t gpu = 0; gpu < graph.GetGpuCount(); ++gpu)
     {
         const uint32_t n = graph.GetGpuNode(gpu);
         const auto& adj = graph.GetAdjacency(n);
-        if (adj.size() != 1)
+        if (adj.empty())
         {
-            throw SpecError(where,
-                            "GPU '" + nodes[n].name + "' has " + std::to_string(adj.size())
-                                + " links; every GPU needs exactly one NIC link");
+            throw SpecError(where, "GPU '" + nodes[n].name + "' has no link");
         }
-        Ptr<FabricNetDevice> nic
-            = (links[adj[0].link].a == n) ? f.devicesA[adj[0].link] : f.devicesB[adj[0].link];
-        // Data travel in the traffic class of the fabric link: behind a host link
-        // (PCIe) that is the NIC's other link.
-        uint32_t fabricLink = adj[0].link;
-        const uint32_t peer = adj[0].peer;
+        // Data travel in the traffic class of the GPU's fabric link (its NIC link;
+        // behind a host link (PCIe), the NIC's other link).
+        const uint32_t nicLink = graph.GetGpuNicLink(gpu);
+        const uint32_t firstLink = nicLink != FabricGraph::NONE ? nicLink : adj[0].link;
+        uint32_t fabricLink = firstLink;
+        const uint32_t peer = links[firstLink].a == n ? links[firstLink].b : links[firstLink].a;
         if (nodes[peer].kind == FabricGraph::NodeKind::NIC)
         {
             for (const auto& nicAdj : graph.GetAdjacency(peer))
@@ -252,7 +270,21 @@ FabricBuilder::Build(const FabricGraph& graph,
         {
             t->SetAttribute(name, StringValue(value));
         }
-        t->Setup(gpu, nic, pathMtu);
+        if (const Ptr<FabricSwitch>& sw = f.switches[n])
+        {
+            std::vector<Ptr<FabricNetDevice>> ports;
+            for (uint32_t i = 0; i < sw->GetNPorts(); ++i)
+            {
+                ports.push_back(sw->GetPort(i));
+            }
+            t->Setup(gpu, ports, pathMtu, MakeBoundCallback(&SelectPort, sw));
+            sw->SetLocalEndpoint(gpu, t->GetReceiveCallback());
+        }
+        else
+        {
+            const uint32_t l = adj[0].link;
+            t->Setup(gpu, links[l].a == n ? f.devicesA[l] : f.devicesB[l], pathMtu);
+        }
         f.nodes.Get(n)->AggregateObject(t);
         f.transports[gpu] = t;
     }

@@ -271,10 +271,14 @@ FabricGraph::NextHops(uint32_t node,
         return;
     }
     // Both kinds are shortest: inside the destination's server take NVLink; a GPU
-    // leaving its server takes its own NIC.
+    // leaving its server takes its own NIC, except on a relaying (rail-only) fabric
+    // when the destination is on another rail: then NVLink to the GPU of the
+    // destination's rail in the source server, which sends on that rail (PXN).
     const Node& n = m_nodes[node];
-    const bool sameServer = n.server != NONE && n.server == m_nodes[target].server;
-    const bool keepNvlink = sameServer || n.kind != NodeKind::GPU;
+    const Node& t = m_nodes[target];
+    const bool sameServer = n.server != NONE && n.server == t.server;
+    const bool pxn = m_gpuRelay && n.kind == NodeKind::GPU && n.rail != t.rail;
+    const bool keepNvlink = sameServer || pxn || n.kind != NodeKind::GPU;
     std::vector<uint32_t> kept;
     for (const uint32_t k : out)
     {

@@ -212,7 +212,10 @@ class FabricGraph
      * \brief The equal-cost next hops of \p node towards \p target, under the routing
      * policy: shortest paths whose transit nodes are switches, NIC nodes and (if
      * GPUs relay) GPUs; inside one server only NVLink links; a GPU sending out of
-     * its server uses its own NIC whenever that is a shortest path.
+     * its server uses its own NIC whenever that is a shortest path, except that on
+     * a relaying (rail-only) fabric a GPU whose rail differs from the destination's
+     * sends over NVLink to the GPU of the destination's rail in its own server,
+     * which sends on that rail (NCCL PXN).
      * \param node the node choosing
      * \param target the destination GPU's node
      * \param dist RouteDistancesTo(target)

@@ -130,7 +130,6 @@ RdmaTransport::~RdmaTransport()
 void
 RdmaTransport::DoDispose()
 {
-    m_wake.Cancel();
     for (QueuePair& q : m_qps)
     {
         q.rto.Cancel();
@@ -140,12 +139,15 @@ RdmaTransport::DoDispose()
             q.cc = nullptr;
         }
     }
-    m_nic = nullptr;
+    for (Port& port : m_ports)
+    {
+        port.wake.Cancel();
+    }
+    m_ports.clear();
+    m_selector = PortSelector();
     m_cc = nullptr;
     m_qps.clear();
     m_qpIndex.clear();
-    m_ring.clear();
-    m_paced.clear();
     for (auto& [key, rx] : m_rxQps)
     {
         rx.cnpTimer.Cancel();
@@ -164,29 +166,78 @@ RdmaTransport::Key(uint32_t peer, uint16_t qp)
 void
 RdmaTransport::Setup(uint32_t endpoint, Ptr<FabricNetDevice> nic, uint32_t mtu)
 {
+    NS_ABORT_MSG_IF(!m_ports.empty(), "RdmaTransport::Setup called twice");
     m_endpoint = endpoint;
-    m_nic = nic;
     m_mtu = (mtu == 0) ? nic->GetPayloadMtu() : std::min(mtu, nic->GetPayloadMtu());
-    m_lineBps = nic->GetDataRate().GetBitRate();
+    AddPort(nic);
+    nic->SetFabricReceiveCallback(GetReceiveCallback());
+}
+
+void
+RdmaTransport::Setup(uint32_t endpoint,
+                     const std::vector<Ptr<FabricNetDevice>>& ports,
+                     uint32_t mtu,
+                     PortSelector selector)
+{
+    NS_ABORT_MSG_IF(!m_ports.empty(), "RdmaTransport::Setup called twice");
+    NS_ABORT_MSG_IF(ports.empty(), "RdmaTransport needs a port");
+    m_endpoint = endpoint;
+    m_mtu = mtu;
+    for (const auto& dev : ports)
+    {
+        m_mtu = std::min(m_mtu, dev->GetPayloadMtu());
+    }
+    for (const auto& dev : ports)
+    {
+        AddPort(dev);
+    }
+    m_selector = selector;
+}
+
+void
+RdmaTransport::AddPort(Ptr<FabricNetDevice> dev)
+{
+    const uint32_t index = m_ports.size();
+    m_ports.emplace_back();
+    m_ports.back().dev = dev;
+    m_ports.back().lineBps = dev->GetDataRate().GetBitRate();
     FabricHeader largest;
     largest.m_payload = m_mtu;
     largest.m_flags = FabricHeader::FLAG_FIRST;
-    nic->SetPullCallback(MakeCallback(&RdmaTransport::Pull, this),
+    dev->SetPullCallback(MakeCallback(&RdmaTransport::Pull, this, index),
                          m_priority,
-                         nic->WireBytes(largest));
-    nic->SetFabricReceiveCallback(MakeCallback(&RdmaTransport::Receive, this));
+                         dev->WireBytes(largest));
+}
+
+Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>, uint32_t, uint8_t>
+RdmaTransport::GetReceiveCallback()
+{
+    return MakeCallback(&RdmaTransport::Receive, this);
+}
+
+uint32_t
+RdmaTransport::PortFor(uint32_t dst, uint16_t qp) const
+{
+    if (m_selector.IsNull())
+    {
+        return 0;
+    }
+    const uint32_t port = m_selector(dst, qp);
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "port selector gave port " << port);
+    return port;
 }
 
 uint32_t
 RdmaTransport::PostSend(uint32_t dst, uint16_t qp, uint64_t bytes)
 {
-    NS_ABORT_MSG_IF(!m_nic, "RdmaTransport used before Setup");
+    NS_ABORT_MSG_IF(m_ports.empty(), "RdmaTransport used before Setup");
     auto [it, inserted] = m_qpIndex.try_emplace(Key(dst, qp), static_cast<uint32_t>(m_qps.size()));
     if (inserted)
     {
         m_qps.emplace_back();
         m_qps.back().dst = dst;
         m_qps.back().qp = qp;
+        m_qps.back().port = PortFor(dst, qp);
     }
     const uint32_t qi = it->second;
     QueuePair& q = m_qps[qi];
@@ -220,63 +271,70 @@ RdmaTransport::Activate(uint32_t qi)
     if (q.paceBps > 0 && q.nextSend > Simulator::Now())
     {
         PushPaced(qi, q.nextSend);
-        ScheduleWake(q.nextSend.GetTimeStep());
+        ScheduleWake(q.port, q.nextSend.GetTimeStep());
         return;
     }
     q.sched = IN_RING;
-    m_ring.push_back(qi);
-    m_nic->Wake();
+    m_ports[q.port].ring.push_back(qi);
+    m_ports[q.port].dev->Wake();
 }
 
 void
 RdmaTransport::PushPaced(uint32_t qi, Time at)
 {
     m_qps[qi].sched = IN_HEAP;
-    m_paced.push_back(PaceEntry{at.GetTimeStep(), m_paceSeq++, qi});
-    std::push_heap(m_paced.begin(), m_paced.end(), PaceLater());
+    auto& heap = m_ports[m_qps[qi].port].paced;
+    heap.push_back(PaceEntry{at.GetTimeStep(), m_paceSeq++, qi});
+    std::push_heap(heap.begin(), heap.end(), PaceLater());
 }
 
 void
-RdmaTransport::ReleasePaced(Time now)
+RdmaTransport::ReleasePaced(Port& port, Time now)
 {
     const int64_t t = now.GetTimeStep();
-    while (!m_paced.empty() && m_paced.front().at <= t)
+    auto& heap = port.paced;
+    while (!heap.empty() && heap.front().at <= t)
     {
-        const uint32_t qi = m_paced.front().qi;
-        std::pop_heap(m_paced.begin(), m_paced.end(), PaceLater());
-        m_paced.pop_back();
+        const uint32_t qi = heap.front().qi;
+        std::pop_heap(heap.begin(), heap.end(), PaceLater());
+        heap.pop_back();
         m_qps[qi].sched = IN_RING;
-        m_ring.push_back(qi);
+        port.ring.push_back(qi);
     }
 }
 
 void
-RdmaTransport::ScheduleWake(int64_t at)
+RdmaTransport::ScheduleWake(uint32_t index, int64_t at)
 {
-    if (m_wake.IsRunning() && m_wakeAt <= at)
+    Port& port = m_ports[index];
+    if (port.wake.IsRunning() && port.wakeAt <= at)
     {
         return; // an earlier wake-up pulls again, and reschedules if needed
     }
-    m_wake.Cancel();
-    m_wakeAt = at;
-    m_wake = Simulator::Schedule(TimeStep(at) - Simulator::Now(), &RdmaTransport::WakeNic, this);
+    port.wake.Cancel();
+    port.wakeAt = at;
+    port.wake = Simulator::Schedule(TimeStep(at) - Simulator::Now(),
+                                    &RdmaTransport::WakeNic,
+                                    this,
+                                    index);
 }
 
 void
-RdmaTransport::WakeNic()
+RdmaTransport::WakeNic(uint32_t index)
 {
-    m_nic->Wake();
+    m_ports[index].dev->Wake();
 }
 
 bool
-RdmaTransport::Pull(FabricTxItem& item)
+RdmaTransport::Pull(uint32_t index, FabricTxItem& item)
 {
     const Time now = Simulator::Now();
-    ReleasePaced(now);
-    while (!m_ring.empty())
+    Port& port = m_ports[index];
+    ReleasePaced(port, now);
+    while (!port.ring.empty())
     {
-        const uint32_t qi = m_ring.front();
-        m_ring.pop_front();
+        const uint32_t qi = port.ring.front();
+        port.ring.pop_front();
         QueuePair& q = m_qps[qi];
         if (!CanSend(q))
         {
@@ -304,18 +362,18 @@ RdmaTransport::Pull(FabricTxItem& item)
         }
         else
         {
-            m_ring.push_back(qi);
+            port.ring.push_back(qi);
         }
-        item.more = !m_ring.empty();
-        if (!item.more && !m_paced.empty())
+        item.more = !port.ring.empty();
+        if (!item.more && !port.paced.empty())
         {
-            ScheduleWake(m_paced.front().at);
+            ScheduleWake(index, port.paced.front().at);
         }
         return true;
     }
-    if (!m_paced.empty())
+    if (!port.paced.empty())
     {
-        ScheduleWake(m_paced.front().at);
+        ScheduleWake(index, port.paced.front().at);
     }
     return false;
 }
@@ -362,7 +420,7 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
     Ptr<Packet> p = Create<Packet>(h.m_payload);
     p->AddHeader(h);
     item.packet = p;
-    item.wireBytes = m_nic->WireBytes(h);
+    item.wireBytes = m_ports[q.port].dev->WireBytes(h);
     item.priority = m_priority;
 
     ++m_dataSent;
@@ -424,7 +482,7 @@ void
 RdmaTransport::RateChanged(uint32_t qi, DataRate rate)
 {
     QueuePair& q = m_qps[qi];
-    q.paceBps = rate.GetBitRate() < m_lineBps ? rate.GetBitRate() : 0;
+    q.paceBps = rate.GetBitRate() < m_ports[q.port].lineBps ? rate.GetBitRate() : 0;
     ++m_rateChanges;
     m_rateTrace(q.dst, q.qp, rate);
 }
@@ -460,9 +518,10 @@ RdmaTransport::SendControl(uint8_t kind, uint32_t peer, uint16_t qp, uint32_t ps
     }
     FabricTxItem item;
     item.packet = p;
-    item.wireBytes = m_nic->WireBytes(h);
+    const Ptr<FabricNetDevice>& dev = m_ports[PortFor(peer, qp)].dev;
+    item.wireBytes = dev->WireBytes(h);
     item.priority = m_controlPriority;
-    m_nic->Enqueue(std::move(item));
+    dev->Enqueue(std::move(item));
 }
 
 void
@@ -701,7 +760,8 @@ RdmaTransport::ReceiveCnp(const FabricHeader& h)
     if (!q.cc)
     {
         q.cc = m_cc->Fork();
-        q.cc->Start(DataRate(m_lineBps), MakeCallback(&RdmaTransport::RateChanged, this, qi));
+        q.cc->Start(DataRate(m_ports[q.port].lineBps),
+                    MakeCallback(&RdmaTransport::RateChanged, this, qi));
     }
     q.cc->NotifyCongestion();
 }
@@ -715,7 +775,7 @@ RdmaTransport::GetEndpoint() const
 Ptr<FabricNetDevice>
 RdmaTransport::GetNic() const
 {
-    return m_nic;
+    return m_ports.empty() ? nullptr : m_ports[0].dev;
 }
 
 RdmaTransport::Reliability
@@ -826,7 +886,8 @@ RdmaTransport::GetQueuePairRate(uint32_t dst, uint16_t qp) const
     const auto it = m_qpIndex.find(Key(dst, qp));
     if (it == m_qpIndex.end() || !m_qps[it->second].cc)
     {
-        return DataRate(m_lineBps);
+        return DataRate(it == m_qpIndex.end() ? m_ports.at(0).lineBps
+                                              : m_ports[m_qps[it->second].port].lineBps);
     }
     return m_qps[it->second].cc->GetRate();
 }

@@ -149,13 +149,34 @@ class RdmaTransport : public Object
      */
     typedef void (*RateTracedCallback)(uint32_t peer, uint16_t qp, DataRate rate);
 
+    /// Chooses the port of a new queue pair: (destination, qp index) -> port index.
+    typedef Callback<uint32_t, uint32_t, uint16_t> PortSelector;
+
     /**
-     * \brief Bind to the endpoint's NIC port.
+     * \brief Bind to the endpoint's one NIC port.
      * \param endpoint this endpoint's id (GPU index)
      * \param nic the NIC port
      * \param mtu payload bytes per packet (0: the NIC port's MTU)
      */
     void Setup(uint32_t endpoint, Ptr<FabricNetDevice> nic, uint32_t mtu = 0);
+
+    /**
+     * \brief Bind to an endpoint with several ports (NVLink and NIC). Each queue
+     * pair stays on the port \p selector gives it; every port serves its queue
+     * pairs round robin. Packets for this endpoint arrive through the node's
+     * forwarding element, which calls GetReceiveCallback().
+     * \param endpoint this endpoint's id (GPU index)
+     * \param ports the ports
+     * \param mtu payload bytes per packet
+     * \param selector port choice per (destination, qp)
+     */
+    void Setup(uint32_t endpoint,
+               const std::vector<Ptr<FabricNetDevice>>& ports,
+               uint32_t mtu,
+               PortSelector selector);
+
+    /// \return the handler for packets addressed to this endpoint
+    Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>, uint32_t, uint8_t> GetReceiveCallback();
 
     /**
      * \brief Post an RDMA WRITE.
@@ -244,6 +265,7 @@ class RdmaTransport : public Object
         uint32_t dst{0};               //!< destination endpoint
         uint16_t qp{0};                //!< qp index
         uint8_t sched{IDLE};           //!< Schedule
+        uint32_t port{0};              //!< index in m_ports
         std::deque<OutMessage> msgs;   //!< unacknowledged (go-back-N) or unsent messages
         std::size_t sendIdx{0};        //!< index in msgs of the message holding sndNxt
         uint32_t nextPsn{0};           //!< PSN of the next posted packet
@@ -291,12 +313,35 @@ class RdmaTransport : public Object
         }
     };
 
+    /// One port: its round robin of queue pairs and its paced heap.
+    struct Port
+    {
+        Ptr<FabricNetDevice> dev;     //!< the port
+        uint64_t lineBps{0};          //!< its data rate, bits per second
+        std::deque<uint32_t> ring;    //!< eligible queue pairs, round robin
+        std::vector<PaceEntry> paced; //!< paced queue pairs, min-heap
+        EventId wake;                 //!< pending wake-up
+        int64_t wakeAt{0};            //!< its time, time steps
+    };
+
     /**
-     * \brief Pull source of the NIC port.
+     * \brief Attach a port (pull source on it).
+     * \param dev the port
+     */
+    void AddPort(Ptr<FabricNetDevice> dev);
+    /**
+     * \param dst destination endpoint
+     * \param qp qp index
+     * \return the port a queue pair (or a control packet) towards dst uses
+     */
+    uint32_t PortFor(uint32_t dst, uint16_t qp) const;
+    /**
+     * \brief Pull source of a port.
+     * \param port the port index
      * \param item filled with the next packet
      * \return true if a packet was produced
      */
-    bool Pull(FabricTxItem& item);
+    bool Pull(uint32_t port, FabricTxItem& item);
     /**
      * \brief Make the next packet of a queue pair and advance it.
      * \param qi index in m_qps
@@ -304,10 +349,11 @@ class RdmaTransport : public Object
      */
     void MakePacket(uint32_t qi, FabricTxItem& item);
     /**
-     * \brief Move paced queue pairs due by now into the ring.
+     * \brief Move a port's paced queue pairs due by now into its ring.
+     * \param port the port
      * \param now the current time
      */
-    void ReleasePaced(Time now);
+    void ReleasePaced(Port& port, Time now);
     /**
      * \param q a queue pair
      * \return true if it has a packet to send now (data, and room in the send window)
@@ -320,12 +366,16 @@ class RdmaTransport : public Object
      */
     void PushPaced(uint32_t qi, Time at);
     /**
-     * \brief Have the NIC pull again at a time (one pending wake-up at most).
+     * \brief Have a port pull again at a time (one pending wake-up per port at most).
+     * \param port the port index
      * \param at the time, time steps
      */
-    void ScheduleWake(int64_t at);
-    /// The wake-up: tell the NIC packets are ready.
-    void WakeNic();
+    void ScheduleWake(uint32_t port, int64_t at);
+    /**
+     * \brief The wake-up: tell a port packets are ready.
+     * \param port the port index
+     */
+    void WakeNic(uint32_t port);
     /**
      * \brief Put a queue pair with data to send into the ring if it waits nowhere.
      * \param qi index in m_qps
@@ -414,9 +464,9 @@ class RdmaTransport : public Object
 
     // Configuration.
     uint32_t m_endpoint{0};                      //!< endpoint id
-    Ptr<FabricNetDevice> m_nic;                  //!< NIC port
+    std::vector<Port> m_ports;                   //!< ports (one NIC, or NVLink and NIC)
+    PortSelector m_selector;                     //!< port choice (null: port 0)
     uint32_t m_mtu{4096};                        //!< payload MTU, bytes
-    uint64_t m_lineBps{0};                       //!< NIC data rate, bits per second
     uint8_t m_priority{0};                       //!< lane of data packets
     uint8_t m_controlPriority{0};                //!< lane of ACK/NACK/CNP
     Reliability m_reliability{RELIABILITY_NONE}; //!< reliability mode
@@ -429,11 +479,7 @@ class RdmaTransport : public Object
     uint32_t m_nextMsgId{0};                          //!< next message id
     std::vector<QueuePair> m_qps;                     //!< queue pairs
     std::unordered_map<uint64_t, uint32_t> m_qpIndex; //!< (dst, qp) -> index in m_qps
-    std::deque<uint32_t> m_ring;                      //!< eligible queue pairs, round robin
-    std::vector<PaceEntry> m_paced;                   //!< paced queue pairs, min-heap
-    uint64_t m_paceSeq{0};                            //!< insertion counter of m_paced
-    EventId m_wake;                                   //!< pending NIC wake-up
-    int64_t m_wakeAt{0};                              //!< its time, time steps
+    uint64_t m_paceSeq{0};                            //!< insertion counter of the heaps
 
     // Receiver.
     std::unordered_map<uint64_t, RxQueuePair> m_rxQps;   //!< (src, qp) -> receiver state

@@ -1,0 +1,168 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Every fabric kind builds into ns-3 objects with verified routing tables and
+ * runs a ring all-reduce to completion; NVLink inside servers; PXN relay on
+ * rail-only fabrics.
+ */
+#include "ns3/fabric-builder.h"
+#include "ns3/fabric-graph.h"
+#include "ns3/link-profile.h"
+#include "ns3/scenario-runner.h"
+#include "ns3/scenario-spec.h"
+#include "ns3/simulator.h"
+
+#include <gtest/gtest.h>
+#include <set>
+
+using namespace ns3;
+
+namespace
+{
+
+TopologySpec
+Kind(const std::string& kind)
+{
+    TopologySpec s;
+    s.where.file = "<test>";
+    s.name = kind;
+    s.kind = kind;
+    s.link = *FindLinkProfile("ib-ndr");
+    return s;
+}
+
+/// Small instances of every kind.
+std::vector<TopologySpec>
+SmallFabrics()
+{
+    std::vector<TopologySpec> specs;
+    TopologySpec s = Kind("single-switch");
+    s.gpus = 4;
+    s.hasHostLink = true;
+    s.hostLink = *FindLinkProfile("pcie-gen5");
+    specs.push_back(s);
+    s = Kind("leaf-spine");
+    s.radix = 8;
+    s.oversubscription = {3, 1};
+    specs.push_back(s);
+    s = Kind("fat-tree");
+    s.radix = 4;
+    specs.push_back(s);
+    s = Kind("rail-optimized");
+    s.gpusPerServer = 4;
+    s.serversPerSu = 4;
+    s.sus = 2;
+    s.hasNvlink = true;
+    specs.push_back(s);
+    s = Kind("rail-only");
+    s.gpusPerServer = 4;
+    s.serversPerSu = 2;
+    s.sus = 1;
+    specs.push_back(s);
+    s = Kind("dragonfly-plus");
+    s.groups = 3;
+    s.leavesPerGroup = 2;
+    s.spinesPerGroup = 2;
+    s.gpusPerLeaf = 2;
+    s.globalLinksPerSpine = 1;
+    specs.push_back(s);
+    s = Kind("nvlink-domain");
+    s.gpusPerServer = 4;
+    s.nvlinkSwitches = 2;
+    specs.push_back(s);
+    return specs;
+}
+
+} // namespace
+
+TEST(FabricRouting, EveryKindRunsARingAllReduce)
+{
+    std::set<std::string> kinds;
+    for (const TopologySpec& topo : SmallFabrics())
+    {
+        ScenarioSpec s;
+        s.where.file = "<test>";
+        s.name = "routing-" + topo.kind;
+        s.stopTime = Seconds(1);
+        s.topology = topo;
+        const FabricGraph g = BuildFabricGraph(topo);
+        const uint32_t p = g.GetGpuCount();
+        CollectiveSpec c;
+        c.name = "ar";
+        c.op = "all-reduce";
+        c.algorithm = "ring";
+        c.bytes = 256 * 1024 * p;
+        s.traffic.collectives.push_back(c);
+        const RunResults r = RunScenario(s, RunOptions{});
+        EXPECT_TRUE(r.complete) << topo.kind;
+        EXPECT_TRUE(r.violations.empty()) << topo.kind;
+        ASSERT_EQ(r.collectives.size(), 1u);
+        for (const uint64_t b : r.collectives[0].bytesSentPerRank)
+        {
+            EXPECT_EQ(b, 2 * (p - 1) * c.bytes / p) << topo.kind;
+        }
+        EXPECT_GT(r.collectives[0].durationS, 0) << topo.kind;
+        kinds.insert(topo.kind);
+    }
+    EXPECT_EQ(kinds.size(), 7u);
+}
+
+TEST(FabricRouting, RailOnlyCrossRailTrafficGoesOverNvlinkFirst)
+{
+    TopologySpec topo = Kind("rail-only");
+    topo.gpusPerServer = 4;
+    topo.serversPerSu = 2;
+    topo.sus = 1;
+    const FabricGraph g = BuildFabricGraph(topo);
+    ASSERT_TRUE(g.GetGpuRelay());
+    const uint32_t src = g.FindGpu(0, 0); // server 0, rail 0
+    const uint32_t dst = g.FindGpu(1, 2); // server 1, rail 2
+    const uint32_t relay = g.FindGpu(0, 2);
+    ASSERT_NE(src, FabricGraph::NONE);
+    ASSERT_NE(dst, FabricGraph::NONE);
+    const auto path = g.ShortestPath(g.GetGpuNode(src), g.GetGpuNode(dst));
+    ASSERT_GE(path.size(), 3u);
+    const auto& links = g.GetLinks();
+    EXPECT_EQ(links[path[0]].kind, FabricGraph::LinkKind::NVLINK) << "first hop is NVLink";
+    // The NVSwitch hands the packet to the GPU on the destination's rail.
+    const auto& second = links[path[1]];
+    const uint32_t relayNode = g.GetGpuNode(relay);
+    EXPECT_TRUE(second.a == relayNode || second.b == relayNode) << "relay GPU on rail 2";
+    EXPECT_NE(links[path[2]].kind, FabricGraph::LinkKind::NVLINK) << "then its NIC";
+    // Same rail, other server: straight out of the GPU's own NIC.
+    const auto direct = g.ShortestPath(g.GetGpuNode(src), g.GetGpuNode(g.FindGpu(1, 0)));
+    ASSERT_FALSE(direct.empty());
+    EXPECT_NE(links[direct[0]].kind, FabricGraph::LinkKind::NVLINK);
+
+    // And packet by packet: the relay GPU forwards the message.
+    Fabric f = FabricBuilder::Build(g, SpecLocation{});
+    f.transports[src]->PostSend(dst, 0, 64 * 4096);
+    Simulator::Run();
+    EXPECT_EQ(f.transports[dst]->GetMessagesDelivered(), 1u);
+    ASSERT_TRUE(f.switches[relayNode]);
+    EXPECT_EQ(f.switches[relayNode]->GetForwardedPackets(), 64u);
+    Simulator::Destroy();
+}
+
+TEST(FabricRouting, TrafficInsideAServerStaysOnNvlink)
+{
+    TopologySpec topo = Kind("rail-optimized");
+    topo.gpusPerServer = 4;
+    topo.serversPerSu = 4;
+    topo.sus = 2;
+    topo.hasNvlink = true;
+    const FabricGraph g = BuildFabricGraph(topo);
+    const auto path = g.ShortestPath(g.GetGpuNode(g.FindGpu(0, 0)), g.GetGpuNode(g.FindGpu(0, 3)));
+    ASSERT_EQ(path.size(), 2u);
+    for (const uint32_t l : path)
+    {
+        EXPECT_EQ(g.GetLinks()[l].kind, FabricGraph::LinkKind::NVLINK);
+    }
+    // Across servers: the GPU's own NIC, never NVLink.
+    const auto out = g.ShortestPath(g.GetGpuNode(g.FindGpu(0, 1)), g.GetGpuNode(g.FindGpu(1, 1)));
+    ASSERT_FALSE(out.empty());
+    for (const uint32_t l : out)
+    {
+        EXPECT_NE(g.GetLinks()[l].kind, FabricGraph::LinkKind::NVLINK);
+    }
+}
