@@ -7,7 +7,9 @@
  */
 #include "ns3/fabric-builder.h"
 #include "ns3/fabric-graph.h"
+#include "ns3/fabric-header.h"
 #include "ns3/link-profile.h"
+#include "ns3/packet.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/scenario-spec.h"
 #include "ns3/simulator.h"
@@ -165,4 +167,118 @@ TEST(FabricRouting, TrafficInsideAServerStaysOnNvlink)
     {
         EXPECT_NE(g.GetLinks()[l].kind, FabricGraph::LinkKind::NVLINK);
     }
+}
+
+namespace
+{
+
+struct DragonflyRun
+{
+    uint64_t crossPackets{0};  //!< data packets sent to another group
+    uint64_t globalPackets{0}; //!< packets carried by global (inter-group) links
+    uint64_t detoured{0};      //!< packets sent on a detour
+    uint64_t detoursEnded{0};  //!< detours ended in an intermediate group
+    uint64_t upperLane{0};     //!< packets that arrived on lane 1
+    uint64_t delivered{0};     //!< messages delivered
+};
+
+void
+CountLane(uint64_t* upper, Ptr<const Packet> p)
+{
+    FabricHeader h;
+    p->PeekHeader(h);
+    *upper += (h.m_kind == FabricHeader::DATA && h.m_priority == 1) ? 1 : 0;
+}
+
+/// Every GPU of group 0 sends 32 packets to a GPU of group 1.
+DragonflyRun
+RunDragonfly(FabricSwitch::PathMode mode)
+{
+    TopologySpec topo = Kind("dragonfly-plus");
+    topo.groups = 4;
+    topo.leavesPerGroup = 2;
+    topo.spinesPerGroup = 3;
+    topo.gpusPerLeaf = 2;
+    topo.globalLinksPerSpine = 1;
+    const FabricGraph g = BuildFabricGraph(topo);
+    FabricBuildOptions options;
+    options.pathMode = mode;
+    Fabric f = FabricBuilder::Build(g, SpecLocation{}, options);
+    const auto& nodes = g.GetNodes();
+    std::vector<uint32_t> group0;
+    std::vector<uint32_t> group1;
+    for (uint32_t gpu = 0; gpu < g.GetGpuCount(); ++gpu)
+    {
+        const uint32_t grp = nodes[g.GetGpuNode(gpu)].group;
+        (grp == 0 ? group0 : group1).push_back(gpu);
+        if (grp > 1)
+        {
+            group1.pop_back();
+        }
+    }
+    DragonflyRun r;
+    for (uint32_t gpu = 0; gpu < g.GetGpuCount(); ++gpu)
+    {
+        f.transports[gpu]->GetNic()->TraceConnectWithoutContext(
+            "Rx",
+            MakeBoundCallback(&CountLane, &r.upperLane));
+    }
+    for (std::size_t i = 0; i < group0.size(); ++i)
+    {
+        f.transports[group0[i]]->PostSend(group1[i % group1.size()], 0, 32 * 4096);
+        r.crossPackets += 32;
+    }
+    Simulator::Run();
+    for (uint32_t gpu = 0; gpu < g.GetGpuCount(); ++gpu)
+    {
+        r.delivered += f.transports[gpu]->GetMessagesDelivered();
+    }
+    const auto& links = g.GetLinks();
+    for (std::size_t l = 0; l < links.size(); ++l)
+    {
+        const auto& a = nodes[links[l].a];
+        const auto& b = nodes[links[l].b];
+        if (a.kind == FabricGraph::NodeKind::SWITCH && b.kind == FabricGraph::NodeKind::SWITCH
+            && a.group != b.group)
+        {
+            r.globalPackets += f.devicesA[l]->GetTxPackets() + f.devicesB[l]->GetTxPackets();
+        }
+    }
+    for (const auto& sw : f.switches)
+    {
+        if (sw)
+        {
+            r.detoured += sw->GetDetoured();
+            r.detoursEnded += sw->GetDetoursEnded();
+        }
+    }
+    Simulator::Destroy();
+    return r;
+}
+
+} // namespace
+
+TEST(FabricRouting, DragonflyPlusValiantCrossesExactlyOneIntermediateGroup)
+{
+    const DragonflyRun minimal = RunDragonfly(FabricSwitch::MINIMAL);
+    EXPECT_EQ(minimal.delivered, 4u);
+    EXPECT_EQ(minimal.detoured, 0u);
+    EXPECT_EQ(minimal.globalPackets, minimal.crossPackets); // one global hop each
+    EXPECT_EQ(minimal.upperLane, 0u);
+
+    const DragonflyRun valiant = RunDragonfly(FabricSwitch::VALIANT);
+    EXPECT_EQ(valiant.delivered, 4u);
+    // Every inter-group packet is detoured once and its detour ends once, in an
+    // intermediate group: two global hops, and the packet finishes on lane 1.
+    EXPECT_EQ(valiant.detoured, valiant.crossPackets);
+    EXPECT_EQ(valiant.detoursEnded, valiant.crossPackets);
+    EXPECT_EQ(valiant.globalPackets, 2 * valiant.crossPackets);
+    EXPECT_EQ(valiant.upperLane, valiant.crossPackets);
+
+    // UGAL detours only what the queues justify: between none and all.
+    const DragonflyRun ugal = RunDragonfly(FabricSwitch::UGAL);
+    EXPECT_EQ(ugal.delivered, 4u);
+    EXPECT_EQ(ugal.detoured, ugal.detoursEnded);
+    EXPECT_LE(ugal.detoured, ugal.crossPackets);
+    EXPECT_EQ(ugal.globalPackets, ugal.crossPackets + ugal.detoured);
 }

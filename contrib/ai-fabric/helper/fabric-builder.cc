@@ -19,6 +19,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <deque>
 
 namespace ns3
 {
@@ -62,6 +63,95 @@ SelectPort(Ptr<FabricSwitch> sw, uint32_t dst, uint16_t qp)
     const uint64_t h
         = (static_cast<uint64_t>(dst) * 0x9e3779b97f4a7c15ull) ^ (qp * 0xbf58476d1ce4e5b9ull);
     return ports[(h >> 32) % ports.size()];
+}
+
+/**
+ * \brief Tables for non-minimal routing between groups (Dragonfly+): for every
+ * group, each switch outside it gets its equal-cost ports towards the group's
+ * nearest switch (a multi-source breadth-first search over switches).
+ */
+void
+SetUpGroupRouting(const FabricGraph& graph,
+                  Fabric& f,
+                  const std::vector<std::vector<uint16_t>>& portOfLink,
+                  FabricSwitch::PathMode mode,
+                  const SpecLocation& where)
+{
+    const auto& nodes = graph.GetNodes();
+    uint32_t groups = 0;
+    for (const auto& n : nodes)
+    {
+        if (n.kind == FabricGraph::NodeKind::SWITCH && n.group != FabricGraph::NONE)
+        {
+            groups = std::max(groups, n.group + 1);
+        }
+    }
+    if (groups < 3)
+    {
+        throw SpecError(where,
+                        "non-minimal routing (valiant, ugal) needs a fabric of at least 3 "
+                        "groups (dragonfly-plus)");
+    }
+    std::vector<uint16_t> dstGroup(graph.GetGpuCount(), UINT16_MAX);
+    for (uint32_t gpu = 0; gpu < graph.GetGpuCount(); ++gpu)
+    {
+        const uint32_t group = nodes[graph.GetGpuNode(gpu)].group;
+        dstGroup[gpu] = group == FabricGraph::NONE ? UINT16_MAX : static_cast<uint16_t>(group);
+    }
+    for (uint32_t n = 0; n < nodes.size(); ++n)
+    {
+        if (nodes[n].kind == FabricGraph::NodeKind::SWITCH && nodes[n].group != FabricGraph::NONE)
+        {
+            f.switches[n]->SetGroupRouting(mode, nodes[n].group, groups, dstGroup);
+        }
+    }
+    std::vector<uint16_t> ports;
+    for (uint32_t g = 0; g < groups; ++g)
+    {
+        std::vector<uint32_t> dist(nodes.size(), UINT32_MAX);
+        std::deque<uint32_t> frontier;
+        for (uint32_t n = 0; n < nodes.size(); ++n)
+        {
+            if (nodes[n].kind == FabricGraph::NodeKind::SWITCH && nodes[n].group == g)
+            {
+                dist[n] = 0;
+                frontier.push_back(n);
+            }
+        }
+        while (!frontier.empty())
+        {
+            const uint32_t n = frontier.front();
+            frontier.pop_front();
+            for (const auto& adj : graph.GetAdjacency(n))
+            {
+                if (nodes[adj.peer].kind == FabricGraph::NodeKind::SWITCH
+                    && dist[adj.peer] == UINT32_MAX)
+                {
+                    dist[adj.peer] = dist[n] + 1;
+                    frontier.push_back(adj.peer);
+                }
+            }
+        }
+        for (uint32_t n = 0; n < nodes.size(); ++n)
+        {
+            if (nodes[n].kind != FabricGraph::NodeKind::SWITCH
+                || nodes[n].group == FabricGraph::NONE)
+            {
+                continue;
+            }
+            ports.clear();
+            const auto& adj = graph.GetAdjacency(n);
+            for (std::size_t k = 0; k < adj.size() && dist[n] != 0; ++k)
+            {
+                if (nodes[adj[k].peer].kind == FabricGraph::NodeKind::SWITCH
+                    && dist[adj[k].peer] + 1 == dist[n])
+                {
+                    ports.push_back(portOfLink[n][k]);
+                }
+            }
+            f.switches[n]->SetGroupRoute(g, ports);
+        }
+    }
 }
 
 /// \return true if the node needs a forwarding element: switches, NIC nodes, and
@@ -196,8 +286,10 @@ FabricBuilder::Build(const FabricGraph& graph,
             if (f.switches[n])
             {
                 const LinkProfile& profile = graph.GetProfiles()[links[adj.link].profile];
-                portOfLink[n].push_back(
-                    static_cast<uint16_t>(f.switches[n]->AddPort(dev, MakePortConfig(profile))));
+                FabricSwitch::PortConfig config = MakePortConfig(profile);
+                config.edge = !graph.IsTransit(adj.peer)
+                              || nodes[adj.peer].kind == FabricGraph::NodeKind::NIC;
+                portOfLink[n].push_back(static_cast<uint16_t>(f.switches[n]->AddPort(dev, config)));
                 peerOfPort[n].push_back(adj.peer);
             }
             else
@@ -357,6 +449,10 @@ FabricBuilder::Build(const FabricGraph& graph,
                 n = next;
             }
         }
+    }
+    if (options.pathMode != FabricSwitch::MINIMAL)
+    {
+        SetUpGroupRouting(graph, f, portOfLink, options.pathMode, where);
     }
     return f;
 }

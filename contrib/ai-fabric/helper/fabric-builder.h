@@ -57,6 +57,8 @@ struct FabricBuildOptions
     Ptr<RdmaCongestionControl> congestionControl;
     /// Further RdmaTransport attributes (name, value as an ns-3 string).
     std::vector<std::pair<std::string, std::string>> transportAttributes;
+    /// Path choice between groups (Dragonfly+): minimal, Valiant or UGAL.
+    FabricSwitch::PathMode pathMode{FabricSwitch::MINIMAL};
 };
 
 /**

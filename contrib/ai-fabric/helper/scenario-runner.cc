@@ -288,6 +288,12 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     {
         throw SpecError(spec.where, "unknown forwarding '" + spec.forwarding + "'");
     }
+    if (!FabricSwitch::ParsePathMode(spec.topology.routing, build.pathMode))
+    {
+        throw SpecError(spec.topology.where,
+                        "unknown routing '" + spec.topology.routing
+                            + "' (known: minimal, valiant, ugal)");
+    }
     build.reliability = spec.reliability;
     build.transportAttributes = spec.transportAttributes;
     std::string cc = spec.congestionControl;

@@ -53,9 +53,10 @@ struct TopologySpec
                                //!< tier; rail-only: spines per rail (0 = derived)
     uint32_t gpusPerLeaf{0};   //!< leaf-spine, fat-tree, dragonfly-plus: GPUs (hosts) per leaf
     uint32_t linksPerSpine{1}; //!< leaf-spine: parallel links from each leaf to each spine
-    LinkProfile link;          //!< the links' profile: a preset with key-by-key overrides
-    bool hasHostLink{false};   //!< GPUs reach their NIC over a host link (PCIe) instead of directly
-    LinkProfile hostLink;      //!< the GPU-to-NIC link's profile, when hasHostLink
+    std::string routing{"minimal"}; //!< dragonfly-plus: minimal, valiant or ugal (adaptive)
+    LinkProfile link;               //!< the links' profile: a preset with key-by-key overrides
+    bool hasHostLink{false}; //!< GPUs reach their NIC over a host link (PCIe) instead of directly
+    LinkProfile hostLink;    //!< the GPU-to-NIC link's profile, when hasHostLink
 
     /// An oversubscription ratio down:up, e.g. "3:1" (3 units of downlink per unit of uplink).
     struct Ratio

@@ -43,8 +43,8 @@ FabricHeader::Serialize(Buffer::Iterator i) const
     i.WriteU8(m_priority);
     i.WriteU8(m_kind);
     i.WriteU8(m_flags);
-    i.WriteU8(0);  // reserved
-    i.WriteU16(0); // reserved
+    i.WriteU8(0); // reserved
+    i.WriteU16(m_via);
     i.WriteU32(m_msgId);
     i.WriteU32(m_psn);
     i.WriteU32(m_payload);
@@ -61,7 +61,7 @@ FabricHeader::Deserialize(Buffer::Iterator i)
     m_kind = i.ReadU8();
     m_flags = i.ReadU8();
     i.ReadU8();
-    i.ReadU16();
+    m_via = i.ReadU16();
     m_msgId = i.ReadU32();
     m_psn = i.ReadU32();
     m_payload = i.ReadU32();
@@ -74,7 +74,7 @@ FabricHeader::Print(std::ostream& os) const
 {
     os << "src=" << m_src << " dst=" << m_dst << " qp=" << m_qp << " prio=" << +m_priority
        << " kind=" << +m_kind << " flags=" << +m_flags << " msg=" << m_msgId << " psn=" << m_psn
-       << " payload=" << m_payload << " msgBytes=" << m_msgBytes;
+       << " via=" << m_via << " payload=" << m_payload << " msgBytes=" << m_msgBytes;
 }
 
 } // namespace ns3

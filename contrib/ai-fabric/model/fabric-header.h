@@ -64,6 +64,7 @@ class FabricHeader : public Header
     uint8_t m_priority{0}; //!< traffic class / virtual lane
     uint8_t m_kind{DATA};  //!< Kind
     uint8_t m_flags{0};    //!< Flags
+    uint16_t m_via{0};     //!< non-minimal routing: intermediate group + 1 (0: none)
     uint32_t m_msgId{0};   //!< message id, unique per source endpoint
     uint32_t m_psn{
         0}; //!< packet sequence number on the queue pair (DATA), or the PSN acknowledged (ACK/NACK)

@@ -37,6 +37,7 @@ struct FabricTxItem
     bool more{false};         //!< set by a pull source: it has further packets ready
     uint16_t inPort{NO_PORT}; //!< switch ingress port the packet is charged to
     uint32_t inBytes{0};      //!< wire bytes charged at that ingress port
+    uint8_t inPriority{0};    //!< class it arrived in at that ingress port (may differ)
 };
 
 /**

@@ -167,6 +167,72 @@ FabricSwitch::SetLocalEndpoint(
 }
 
 void
+FabricSwitch::SetGroupRouting(PathMode mode,
+                              uint32_t group,
+                              uint32_t groups,
+                              const std::vector<uint16_t>& dstGroup)
+{
+    m_pathMode = mode;
+    m_group = group;
+    m_groups = groups;
+    m_dstGroup = dstGroup;
+}
+
+void
+FabricSwitch::SetGroupRoute(uint32_t group, const std::vector<uint16_t>& ports)
+{
+    if (group >= m_groupRoute.size())
+    {
+        m_groupRoute.resize(group + 1, NO_ROUTE);
+    }
+    if (ports.empty())
+    {
+        return;
+    }
+    auto it = std::find(m_portSets.begin(), m_portSets.end(), ports);
+    if (it == m_portSets.end())
+    {
+        m_portSets.push_back(ports);
+        it = m_portSets.end() - 1;
+    }
+    m_groupRoute[group] = static_cast<uint32_t>(it - m_portSets.begin());
+}
+
+bool
+FabricSwitch::ParsePathMode(const std::string& name, PathMode& mode)
+{
+    if (name == "minimal")
+    {
+        mode = MINIMAL;
+    }
+    else if (name == "valiant")
+    {
+        mode = VALIANT;
+    }
+    else if (name == "ugal")
+    {
+        mode = UGAL;
+    }
+    else
+    {
+        return false;
+    }
+    return true;
+}
+
+uint64_t
+FabricSwitch::GetDetoured() const
+{
+    return m_detoured;
+}
+
+uint64_t
+FabricSwitch::GetDetoursEnded() const
+{
+    return m_detoursEnded;
+}
+
+void
 FabricSwitch::SetForwarding(Forwarding mode)
 {
     m_forwarding = mode;
@@ -313,20 +379,27 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> inDev,
         m_deliver(inDev, packet, wireBytes, priority);
         return;
     }
-    const std::vector<uint16_t>& ports = GetRoute(header.m_dst);
+    const uint16_t in = static_cast<uint16_t>(inDev->GetSwitchPort());
+    uint8_t egressClass = priority;
+    if (m_pathMode != MINIMAL)
+    {
+        RouteBetweenGroups(packet, header, in, priority, egressClass);
+    }
+    const std::vector<uint16_t>& ports
+        = header.m_via ? m_portSets[m_groupRoute[header.m_via - 1]] : GetRoute(header.m_dst);
     // Routes are verified complete when the fabric is built.
     NS_ABORT_MSG_IF(ports.empty(), "no route to endpoint " << header.m_dst);
     const uint16_t out = (ports.size() == 1)
                              ? ports[0]
-                             : Choose(ports, header.m_src, header.m_dst, header.m_qp, priority);
-    const uint16_t in = static_cast<uint16_t>(inDev->GetSwitchPort());
+                             : Choose(ports, header.m_src, header.m_dst, header.m_qp, egressClass);
     FabricNetDevice* egress = PeekPointer(m_ports[out]);
 
     FabricTxItem item;
     item.wireBytes = egress->WireBytes(header);
-    item.priority = priority;
+    item.priority = egressClass;
     item.inPort = in;
     item.inBytes = wireBytes;
+    item.inPriority = priority;
 
     // Admission to the shared pool.
     const auto fc = inDev->GetFlowControl();
@@ -408,6 +481,63 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> inDev,
 }
 
 void
+FabricSwitch::RouteBetweenGroups(Ptr<Packet> packet,
+                                 FabricHeader& header,
+                                 uint16_t in,
+                                 uint8_t priority,
+                                 uint8_t& egressClass)
+{
+    bool rewrite = false;
+    if (header.m_via != 0 && header.m_via - 1u == m_group)
+    {
+        // The detour reached its intermediate group: from here on, minimal, one lane up.
+        header.m_via = 0;
+        header.m_priority = egressClass = static_cast<uint8_t>(std::min(priority + 1, 15));
+        ++m_detoursEnded;
+        rewrite = true;
+    }
+    else if (header.m_via == 0 && m_config[in].edge && m_groups > 2
+             && header.m_dst < m_dstGroup.size() && m_dstGroup[header.m_dst] != m_group)
+    {
+        const uint32_t dstGroup = m_dstGroup[header.m_dst];
+        // A random intermediate group other than the source's and the destination's.
+        uint32_t g = m_rng->GetInteger(0, m_groups - 3);
+        for (const uint32_t skip : {std::min(m_group, dstGroup), std::max(m_group, dstGroup)})
+        {
+            g += (g >= skip) ? 1 : 0;
+        }
+        bool detour = g < m_groupRoute.size() && m_groupRoute[g] != NO_ROUTE;
+        if (detour && m_pathMode == UGAL)
+        {
+            // UGAL-L: minimal unless its queue x hops exceeds the detour's; a minimal
+            // inter-group path crosses at most 3 switch-to-switch hops, a Valiant
+            // one 5 (Kim et al. 2008).
+            const std::vector<uint16_t>& minPorts = GetRoute(header.m_dst);
+            const std::vector<uint16_t>& viaPorts = m_portSets[m_groupRoute[g]];
+            const uint64_t qMin
+                = m_ports[Choose(minPorts, header.m_src, header.m_dst, header.m_qp, priority)]
+                      ->GetQueuedBytes(priority);
+            const uint64_t qVia
+                = m_ports[Choose(viaPorts, header.m_src, header.m_dst, header.m_qp, priority)]
+                      ->GetQueuedBytes(priority);
+            detour = qMin * 3 > qVia * 5;
+        }
+        if (detour)
+        {
+            header.m_via = static_cast<uint16_t>(g + 1);
+            ++m_detoured;
+            rewrite = true;
+        }
+    }
+    if (rewrite)
+    {
+        FabricHeader old;
+        packet->RemoveHeader(old);
+        packet->AddHeader(header);
+    }
+}
+
+void
 FabricSwitch::EnqueueOn(uint16_t port, FabricTxItem item)
 {
     m_ports[port]->Enqueue(std::move(item));
@@ -419,7 +549,7 @@ FabricSwitch::Release(const FabricTxItem& item)
     const uint16_t in = item.inPort;
     m_used -= item.inBytes;
     FabricNetDevice* inDev = PeekPointer(m_ports[in]);
-    const uint8_t lane = inDev->LaneOf(item.priority);
+    const uint8_t lane = inDev->LaneOf(item.inPriority);
     uint64_t& charge = m_charge[in][lane];
     charge -= item.inBytes;
     switch (inDev->GetFlowControl())

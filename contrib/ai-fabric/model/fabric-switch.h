@@ -16,6 +16,7 @@
 namespace ns3
 {
 
+class FabricHeader;
 class FabricNetDevice;
 class Packet;
 class UniformRandomVariable;
@@ -66,9 +67,18 @@ class FabricSwitch : public Object
         ADAPTIVE = 2, //!< per-packet least-queued
     };
 
+    /// Path choice between groups of a Dragonfly+ (Kim et al. ISCA 2008; FACTS.md 1.5/1.6).
+    enum PathMode : uint8_t
+    {
+        MINIMAL = 0, //!< shortest paths only
+        VALIANT = 1, //!< every inter-group packet through a random intermediate group
+        UGAL = 2,    //!< per packet, minimal or Valiant by queue length x hop count (UGAL-L)
+    };
+
     /// Per-port settings, from the port's link profile.
     struct PortConfig
     {
+        bool edge{false};         //!< the port faces an endpoint (GPU or NIC)
         uint64_t bufferShare{0};  //!< bytes the port adds to the shared pool
         uint64_t pfcHeadroom{0};  //!< PFC: bytes reserved per lane for in-flight data
         uint32_t resumeOffset{0}; //!< PFC: XON this many bytes below the XOFF threshold
@@ -130,6 +140,38 @@ class FabricSwitch : public Object
 
     /// \param mode how to choose among equal-cost ports
     void SetForwarding(Forwarding mode);
+
+    /**
+     * \brief Non-minimal routing between groups (Dragonfly+). A packet entering the
+     * fabric at this switch from an endpoint, bound for another group, may be sent
+     * through an intermediate group (Valiant, or UGAL by queue length); the first
+     * switch of that group clears the detour and moves the packet one virtual lane
+     * up, which breaks credit-loop deadlock with two lanes (FACTS.md 1.6).
+     * \param mode path choice
+     * \param group this switch's group
+     * \param groups number of groups
+     * \param dstGroup group of every destination endpoint
+     */
+    void SetGroupRouting(PathMode mode,
+                         uint32_t group,
+                         uint32_t groups,
+                         const std::vector<uint16_t>& dstGroup);
+    /**
+     * \brief The equal-cost ports towards the nearest switch of a group.
+     * \param group the group
+     * \param ports port indices (empty for the switch's own group)
+     */
+    void SetGroupRoute(uint32_t group, const std::vector<uint16_t>& ports);
+    /**
+     * \param name "minimal", "valiant" or "ugal"
+     * \param mode set on success
+     * \return true if the name is known
+     */
+    static bool ParsePathMode(const std::string& name, PathMode& mode);
+    /// \return packets this switch sent on a detour through an intermediate group
+    uint64_t GetDetoured() const;
+    /// \return packets whose detour ended at this switch (it is in their intermediate group)
+    uint64_t GetDetoursEnded() const;
     /**
      * \param name "ecmp", "spray" or "adaptive"
      * \param mode set on success
@@ -181,6 +223,20 @@ class FabricSwitch : public Object
                  uint32_t wireBytes,
                  uint8_t priority);
     /**
+     * \brief Non-minimal routing: start or end a packet's detour through an
+     * intermediate group, rewriting its header.
+     * \param packet the packet
+     * \param header its header (updated)
+     * \param in ingress port
+     * \param priority its class on arrival
+     * \param egressClass its class from here on (one lane up after a detour)
+     */
+    void RouteBetweenGroups(Ptr<Packet> packet,
+                            FabricHeader& header,
+                            uint16_t in,
+                            uint8_t priority,
+                            uint8_t& egressClass);
+    /**
      * \brief A packet charged to this switch starts leaving an egress port.
      * \param item the packet
      */
@@ -211,6 +267,13 @@ class FabricSwitch : public Object
     std::vector<uint32_t> m_routeSet;              //!< destination -> index into m_portSets
     std::vector<std::vector<uint16_t>> m_portSets; //!< distinct port sets
     Forwarding m_forwarding{ECMP};                 //!< forwarding mode
+    PathMode m_pathMode{MINIMAL};                  //!< group path choice
+    uint32_t m_group{UINT32_MAX};                  //!< this switch's group
+    uint32_t m_groups{0};                          //!< number of groups
+    std::vector<uint16_t> m_dstGroup;              //!< group of each destination endpoint
+    std::vector<uint32_t> m_groupRoute;            //!< group -> index into m_portSets
+    uint64_t m_detoured{0};                        //!< packets sent on a detour
+    uint64_t m_detoursEnded{0};                    //!< detours ended here
     uint32_t m_localEndpoint{UINT32_MAX};          //!< endpoint delivered locally, if any
     Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>, uint32_t, uint8_t>
         m_deliver;                    //!< local delivery
