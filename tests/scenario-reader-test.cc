@@ -7,14 +7,24 @@
  * GoogleTest cases for the YAML scenario reader (yaml-scenario-reader.h):
  * the bad-input corpus in tests/bad-inputs/, every sample file under
  * topologies/, traffic/ and examples/, defaults, inline mappings, error
- * locations, and every topology kind's keys landing in TopologySpec.
+ * locations, every topology kind's keys landing in TopologySpec, and the
+ * run options (congestion control, DCQCN, transport) and collective keys
+ * landing in ScenarioSpec and CollectiveSpec.
  */
 
+#include "ns3/collective-algorithm.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
 #include "ns3/fabric-graph.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/link-profile.h"
+#include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/spec-error.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
 #include "ns3/units.h"
+#include "ns3/workload.h"
 #include "ns3/yaml-scenario-reader.h"
 
 #include <algorithm>
@@ -1569,6 +1579,957 @@ TEST_F(ScratchDir, TopologyOrScenarioFileGivesTheTopology)
     {
         EXPECT_EQ(e.Message(), "missing required key 'traffic' in scenario");
     }
+}
+
+// ---------------------------------------------------------------------------
+// Run options: congestion control, DCQCN, transport; Dragonfly+ routing
+// ---------------------------------------------------------------------------
+
+/**
+ * \brief Expect ReadScenarioFile() to throw a SpecError with \p fragment at \p line:\p column.
+ * \param path the scenario file
+ * \param fragment a part of the expected message
+ * \param line the expected 1-based line
+ * \param column the expected 1-based column
+ */
+void
+ExpectScenarioError(const std::string& path, const std::string& fragment, int line, int column)
+{
+    try
+    {
+        ns3::ReadScenarioFile(path);
+        ADD_FAILURE() << path << ": no SpecError (expected '" << fragment << "')";
+    }
+    catch (const SpecError& e)
+    {
+        EXPECT_NE(e.Message().find(fragment), std::string::npos)
+            << "expected '" << fragment << "' in: " << e.what();
+        EXPECT_EQ(e.Where().line, line) << e.what();
+        EXPECT_EQ(e.Where().column, column) << e.what();
+    }
+}
+
+/// An 8-GPU RoCE topology (PFC, ECN marking) as an inline scenario mapping.
+const std::string ROCE_TOPOLOGY = "topology: {kind: single-switch, gpus: 8, "
+                                  "link: {profile: roce-400g}}\n";
+/// A one-collective inline traffic.
+const std::string SMALL_TRAFFIC = "traffic: {collectives: [{op: all-reduce, size: 1MiB}]}\n";
+
+TEST_F(ScratchDir, RunOptionsDefaultToAuto)
+{
+    const ns3::ScenarioSpec s
+        = ns3::ReadScenarioFile(Write("s.yaml", ROCE_TOPOLOGY + SMALL_TRAFFIC));
+    EXPECT_EQ(s.congestionControl, "auto");
+    EXPECT_TRUE(s.dcqcnAttributes.empty());
+    EXPECT_EQ(s.reliability, "auto");
+    EXPECT_TRUE(s.transportAttributes.empty());
+    for (const char* cc : {"auto", "none", "dcqcn"})
+    {
+        const std::string path = Write("c.yaml",
+                                       std::string("congestion_control: ") + cc + "\n"
+                                           + ROCE_TOPOLOGY + SMALL_TRAFFIC);
+        EXPECT_EQ(ns3::ReadScenarioFile(path).congestionControl, cc);
+    }
+    for (const char* mode : {"auto", "none", "go-back-n"})
+    {
+        const std::string path = Write("r.yaml",
+                                       std::string("transport: {reliability: ") + mode + "}\n"
+                                           + ROCE_TOPOLOGY + SMALL_TRAFFIC);
+        const ns3::ScenarioSpec r = ns3::ReadScenarioFile(path);
+        EXPECT_EQ(r.reliability, mode);
+        EXPECT_TRUE(r.transportAttributes.empty());
+    }
+}
+
+TEST_F(ScratchDir, EveryDcqcnKeyBecomesItsAttribute)
+{
+    const std::string path = Write("s.yaml",
+                                   "congestion_control: dcqcn\n"
+                                   "dcqcn:\n"
+                                   "  cnp_interval: 4us\n" // file order is not table order
+                                   "  alpha_gain: 0.1\n"
+                                   "  initial_alpha: 0.5\n"
+                                   "  alpha_update_period: 1.5us\n"
+                                   "  rate_increase_period: 300us\n"
+                                   "  byte_counter: 64KiB\n"
+                                   "  fast_recovery_steps: 1\n"
+                                   "  rate_ai: 80Mbps\n"
+                                   "  rate_hai: 0Gbps\n"
+                                   "  min_rate: 1GB/s\n"
+                                       + ROCE_TOPOLOGY + SMALL_TRAFFIC);
+    const ns3::ScenarioSpec s = ns3::ReadScenarioFile(path);
+    EXPECT_EQ(s.congestionControl, "dcqcn");
+    const std::vector<std::pair<std::string, std::string>> expected = {
+        {"AlphaGain", "0.1"},
+        {"InitialAlpha", "0.5"},
+        {"AlphaUpdatePeriod", "1500000ps"},
+        {"RateIncreasePeriod", "300000000ps"},
+        {"ByteCounter", "65536"},
+        {"FastRecoverySteps", "1"},
+        {"RateAi", "80000000bps"},
+        {"RateHai", "0bps"}, // 0: the attribute's own default, line rate / 10
+        {"MinRate", "8000000000bps"},
+        {"CnpInterval", "4000000ps"},
+    };
+    EXPECT_EQ(s.dcqcnAttributes, expected);
+
+    // The strings are what ns-3 parses: set them as the runner does and read them back.
+    ns3::ObjectFactory factory("ns3::Dcqcn");
+    for (const auto& [name, value] : s.dcqcnAttributes)
+    {
+        factory.Set(name, ns3::StringValue(value));
+    }
+    const ns3::Ptr<ns3::Object> dcqcn = factory.Create<ns3::Object>();
+    ns3::DoubleValue d;
+    dcqcn->GetAttribute("AlphaGain", d);
+    EXPECT_EQ(d.Get(), 0.1);
+    dcqcn->GetAttribute("InitialAlpha", d);
+    EXPECT_EQ(d.Get(), 0.5);
+    ns3::TimeValue t;
+    dcqcn->GetAttribute("AlphaUpdatePeriod", t);
+    EXPECT_EQ(t.Get(), ns3::NanoSeconds(1500));
+    dcqcn->GetAttribute("RateIncreasePeriod", t);
+    EXPECT_EQ(t.Get(), ns3::MicroSeconds(300));
+    dcqcn->GetAttribute("CnpInterval", t);
+    EXPECT_EQ(t.Get(), ns3::MicroSeconds(4));
+    ns3::UintegerValue u;
+    dcqcn->GetAttribute("ByteCounter", u);
+    EXPECT_EQ(u.Get(), 65536U);
+    dcqcn->GetAttribute("FastRecoverySteps", u);
+    EXPECT_EQ(u.Get(), 1U);
+    ns3::DataRateValue r;
+    dcqcn->GetAttribute("RateAi", r);
+    EXPECT_EQ(r.Get().GetBitRate(), 80000000U);
+    dcqcn->GetAttribute("RateHai", r);
+    EXPECT_EQ(r.Get().GetBitRate(), 0U);
+    dcqcn->GetAttribute("MinRate", r);
+    EXPECT_EQ(r.Get().GetBitRate(), 8000000000ULL);
+}
+
+TEST_F(ScratchDir, DcqcnValuesAreExactAndChecked)
+{
+    // Doubles: the shortest text that reads back exactly.
+    const std::vector<std::pair<std::string, std::string>> gains = {
+        {"0.00390625", "0.00390625"},
+        {"1", "1"},
+        {"0.3", "0.3"},
+        {"0.123456789012345678", "0.12345678901234568"},
+    };
+    for (const auto& [text, attr] : gains)
+    {
+        const std::string path
+            = Write("g.yaml",
+                    "dcqcn: {alpha_gain: " + text + "}\n" + ROCE_TOPOLOGY + SMALL_TRAFFIC);
+        const ns3::ScenarioSpec s = ns3::ReadScenarioFile(path);
+        ASSERT_EQ(s.dcqcnAttributes.size(), 1U);
+        EXPECT_EQ(s.dcqcnAttributes[0].second, attr) << text;
+    }
+    // Large values stay exact: 106 days of picoseconds, 800 Tbps.
+    const std::string big = Write("b.yaml",
+                                  "dcqcn: {cnp_interval: 9000000000000000000ps, "
+                                  "min_rate: 800Tbps, byte_counter: 16EB}\n"
+                                      + ROCE_TOPOLOGY + SMALL_TRAFFIC);
+    try
+    {
+        ns3::ReadScenarioFile(big);
+        FAIL() << "no SpecError";
+    }
+    catch (const SpecError& e)
+    {
+        // 16 EB is not a unit; the two other values were fine.
+        EXPECT_NE(e.Message().find("byte_counter: "), std::string::npos) << e.what();
+    }
+    const std::string exact = Write("e.yaml",
+                                    "dcqcn: {cnp_interval: 9000000000000000000ps, "
+                                    "min_rate: 800Tbps}\n"
+                                        + ROCE_TOPOLOGY + SMALL_TRAFFIC);
+    const ns3::ScenarioSpec e = ns3::ReadScenarioFile(exact);
+    const std::vector<std::pair<std::string, std::string>> bigExpected = {
+        {"MinRate", "800000000000000bps"},
+        {"CnpInterval", "9000000000000000000ps"},
+    };
+    EXPECT_EQ(e.dcqcnAttributes, bigExpected);
+
+    // Ranges, each at the value (line 2: the key's line, column 3 + key + 2).
+    const std::vector<std::tuple<std::string, std::string, int>> bad = {
+        {"alpha_gain: 1.5", "alpha_gain: must be between 0 and 1, got 1.5", 15},
+        {"alpha_gain: 0.0", "alpha_gain: must be greater than 0", 15},
+        {"initial_alpha: -0.5", "without a sign", 18},
+        {"alpha_update_period: 0ps", "must be greater than 0", 24},
+        {"rate_increase_period: 55", "has no unit", 25},
+        {"byte_counter: 0B", "byte_counter: must be greater than 0", 17},
+        {"fast_recovery_steps: 5.5", "is not a whole number", 24},
+        {"rate_ai: 20GBps", "rate_ai: ", 12},
+        {"min_rate: 0bps", "min_rate: must be greater than 0", 13},
+        {"cnp_interval: 1", "cnp_interval: '1' has no unit", 17},
+    };
+    for (const auto& [line, fragment, column] : bad)
+    {
+        const std::string path
+            = Write("x.yaml", "dcqcn:\n  " + line + "\n" + ROCE_TOPOLOGY + SMALL_TRAFFIC);
+        ExpectScenarioError(path, fragment, 2, column);
+    }
+    // Zero is allowed where it means something: rate_ai/rate_hai (line rate / 20, / 10),
+    // fast_recovery_steps, initial_alpha and cnp_interval.
+    const std::string zeros = Write("z.yaml",
+                                    "dcqcn: {rate_ai: 0bps, fast_recovery_steps: 0, "
+                                    "initial_alpha: 0, cnp_interval: 0us}\n"
+                                        + ROCE_TOPOLOGY + SMALL_TRAFFIC);
+    EXPECT_EQ(ns3::ReadScenarioFile(zeros).dcqcnAttributes.size(), 4U);
+}
+
+TEST_F(ScratchDir, DcqcnKeysThatWouldBeIgnoredAreErrors)
+{
+    // auto on links that mark ECN runs DCQCN: its keys apply.
+    EXPECT_EQ(ns3::ReadScenarioFile(
+                  Write("a.yaml", "dcqcn: {min_rate: 1Gbps}\n" + ROCE_TOPOLOGY + SMALL_TRAFFIC))
+                  .dcqcnAttributes.size(),
+              1U);
+    // dcqcn named explicitly applies even where no link marks (no CNP will come).
+    EXPECT_EQ(ns3::ReadScenarioFile(Write("d.yaml",
+                                          "congestion_control: dcqcn\ndcqcn: {min_rate: 1Gbps}\n"
+                                          "topology: {kind: single-switch, gpus: 4}\n"
+                                              + SMALL_TRAFFIC))
+                  .congestionControl,
+              "dcqcn");
+    // An ECN-marking host link counts too (the runner looks at every link profile).
+    EXPECT_NO_THROW(ns3::ReadScenarioFile(
+        Write("h.yaml",
+              "dcqcn: {min_rate: 1Gbps}\n"
+              "topology: {kind: single-switch, gpus: 4, host_link: {profile: pcie-gen5, "
+              "ecn_kmin: 100KB, ecn_kmax: 400KB}}\n"
+                  + SMALL_TRAFFIC)));
+    ExpectScenarioError(Write("n.yaml",
+                              "congestion_control: none\n"
+                              "dcqcn: {}\n"
+                                  + ROCE_TOPOLOGY + SMALL_TRAFFIC),
+                        "but congestion_control is none",
+                        2,
+                        1);
+    ExpectScenarioError(Write("i.yaml",
+                              "dcqcn: {min_rate: 1Gbps}\n"
+                              "topology: {kind: single-switch, gpus: 4}\n"
+                                  + SMALL_TRAFFIC),
+                        "congestion_control is auto and no link of the topology 'i-topology' "
+                        "marks ECN",
+                        1,
+                        1);
+    ExpectScenarioError(Write("m.yaml", "dcqcn: 1Gbps\n" + ROCE_TOPOLOGY + SMALL_TRAFFIC),
+                        "dcqcn: expected a mapping of DCQCN parameters",
+                        1,
+                        8);
+    ExpectScenarioError(
+        Write("k.yaml", "dcqcn:\n  ecn_kmin: 1MB\n" + ROCE_TOPOLOGY + SMALL_TRAFFIC),
+        "'ecn_kmin' belongs under the topology's 'link:'",
+        2,
+        3);
+}
+
+TEST_F(ScratchDir, TransportKeysBecomeRdmaTransportAttributes)
+{
+    const std::string path = Write("s.yaml",
+                                   "transport:\n"
+                                   "  retransmit_timeout: 20us\n"
+                                   "  reliability: go-back-n\n"
+                                   "  send_window: 0\n"
+                                   "  ack_interval: 4\n"
+                                       + ROCE_TOPOLOGY + SMALL_TRAFFIC);
+    const ns3::ScenarioSpec s = ns3::ReadScenarioFile(path);
+    EXPECT_EQ(s.reliability, "go-back-n");
+    const std::vector<std::pair<std::string, std::string>> expected = {
+        {"AckInterval", "4"},
+        {"SendWindow", "0"},
+        {"RetransmitTimeout", "20000000ps"},
+    };
+    EXPECT_EQ(s.transportAttributes, expected);
+    ns3::ObjectFactory factory("ns3::RdmaTransport");
+    for (const auto& [name, value] : s.transportAttributes)
+    {
+        factory.Set(name, ns3::StringValue(value));
+    }
+    factory.Set("Reliability", ns3::StringValue(s.reliability));
+    const ns3::Ptr<ns3::Object> transport = factory.Create<ns3::Object>();
+    ns3::UintegerValue u;
+    transport->GetAttribute("AckInterval", u);
+    EXPECT_EQ(u.Get(), 4U);
+    transport->GetAttribute("SendWindow", u);
+    EXPECT_EQ(u.Get(), 0U);
+    ns3::TimeValue t;
+    transport->GetAttribute("RetransmitTimeout", t);
+    EXPECT_EQ(t.Get(), ns3::MicroSeconds(20));
+
+    // auto on a lossy fabric is go-back-n: the keys apply.
+    const std::string lossy = Write("l.yaml",
+                                    "transport: {send_window: 64}\n"
+                                    "topology: {kind: single-switch, gpus: 4, "
+                                    "link: {profile: roce-400g, flow_control: none}}\n"
+                                        + SMALL_TRAFFIC);
+    EXPECT_EQ(ns3::ReadScenarioFile(lossy).transportAttributes.size(), 1U);
+    ExpectScenarioError(
+        Write("n.yaml",
+              "transport: {reliability: none, send_window: 64}\n" + ROCE_TOPOLOGY + SMALL_TRAFFIC),
+        "'send_window' applies only to go-back-n reliability, but reliability "
+        "is none",
+        1,
+        32);
+    ExpectScenarioError(
+        Write("a.yaml", "transport:\n  ack_interval: 8\n" + ROCE_TOPOLOGY + SMALL_TRAFFIC),
+        "reliability is auto and every link of the topology 'a-topology' is "
+        "lossless",
+        2,
+        3);
+    ExpectScenarioError(Write("r.yaml", "transport:\n  rto: 8us\n" + ROCE_TOPOLOGY + SMALL_TRAFFIC),
+                        "unknown key 'rto' in transport; did you mean 'retransmit_timeout'?",
+                        2,
+                        3);
+    ExpectScenarioError(Write("w.yaml",
+                              "transport:\n  reliability: go-back-n\n  send_window: -1\n"
+                                  + ROCE_TOPOLOGY + SMALL_TRAFFIC),
+                        "send_window: '-1': negative values are not allowed",
+                        3,
+                        16);
+    ExpectScenarioError(Write("t.yaml",
+                              "transport:\n  reliability: go-back-n\n  retransmit_timeout: 0s\n"
+                                  + ROCE_TOPOLOGY + SMALL_TRAFFIC),
+                        "retransmit_timeout: must be greater than 0",
+                        3,
+                        23);
+    ExpectScenarioError(Write("p.yaml", "reliability: none\n" + ROCE_TOPOLOGY + SMALL_TRAFFIC),
+                        "'reliability' belongs under 'transport:'",
+                        1,
+                        1);
+}
+
+TEST_F(ScratchDir, DragonflyPlusRoutingIsRead)
+{
+    const std::string base = "kind: dragonfly-plus\ngroups: 3\nleaves_per_group: 1\n"
+                             "spines_per_group: 1\ngpus_per_leaf: 2\nglobal_links_per_spine: 2\n";
+    EXPECT_EQ(ns3::ReadTopologyFile(Write("d.yaml", base)).routing, "minimal");
+    for (const char* mode : {"minimal", "valiant", "ugal"})
+    {
+        const std::string path = Write("r.yaml", base + "routing: " + mode + "\n");
+        EXPECT_EQ(ns3::ReadTopologyFile(path).routing, mode);
+    }
+    ExpectTopologyError(Write("u.yaml", base + "routing: Valiant\n"),
+                        "routing: unknown routing 'Valiant'; did you mean 'valiant'? known: "
+                        "minimal, valiant, ugal",
+                        7,
+                        10);
+    EXPECT_EQ(ns3::ReadTopologyFile(Write("s.yaml", "kind: single-switch\ngpus: 4\n")).routing,
+              "minimal");
+    ExpectTopologyError(Write("l.yaml",
+                              "kind: leaf-spine\nleaves: 2\nspines: 1\ngpus_per_leaf: 2\n"
+                              "routing: ugal\n"),
+                        "'routing' applies only to kind dragonfly-plus, not leaf-spine",
+                        5,
+                        1);
+    // Minimal routing is fine on 2 groups; the detours need a third.
+    const std::string two = "kind: dragonfly-plus\ngroups: 2\nleaves_per_group: 1\n"
+                            "spines_per_group: 1\ngpus_per_leaf: 2\nglobal_links_per_spine: 1\n";
+    EXPECT_EQ(ns3::ReadTopologyFile(Write("m.yaml", two + "routing: minimal\n")).routing,
+              "minimal");
+    ExpectTopologyError(Write("v.yaml", two + "routing: ugal\n"),
+                        "routing: ugal routing detours through an intermediate group, so it "
+                        "needs at least 3 groups",
+                        7,
+                        10);
+}
+
+// ---------------------------------------------------------------------------
+// Collective keys
+// ---------------------------------------------------------------------------
+
+TEST_F(ScratchDir, CollectiveKeysDefault)
+{
+    const ns3::ScenarioSpec s = ns3::ReadScenarioFile(Write("s.yaml",
+                                                            "topology: {kind: single-switch, "
+                                                            "gpus: 4}\n"
+                                                                + SMALL_TRAFFIC));
+    ASSERT_EQ(s.traffic.collectives.size(), 1U);
+    const ns3::CollectiveSpec& c = s.traffic.collectives[0];
+    EXPECT_EQ(c.algorithm, "ring");
+    EXPECT_EQ(c.channels, 1U);
+    EXPECT_EQ(c.chunkBytes, ns3::WorkloadGroup::NCCL_CHUNK_BYTES);
+    EXPECT_EQ(c.chunkBytes, 512U * 1024);
+    EXPECT_EQ(c.gammaSecondsPerByte, 0.0);
+    EXPECT_EQ(c.root, 0U);
+    EXPECT_EQ(c.ranksPerNode, 0U);
+    EXPECT_TRUE(c.matrix.empty());
+    EXPECT_TRUE(c.transferSrc.empty());
+    EXPECT_TRUE(c.transferDst.empty());
+    EXPECT_TRUE(c.transferBytes.empty());
+}
+
+TEST_F(ScratchDir, CollectiveKeysLandInTheSpec)
+{
+    Write("traffic.yaml",
+          "collectives:\n"
+          "  - name: ar\n"
+          "    op: all-reduce\n"
+          "    algorithm: hierarchical\n"
+          "    size: 64MiB\n"
+          "    ranks_per_node: 4\n"
+          "    channels: 64\n"
+          "    chunk_size: 0B\n"
+          "    reduction_bandwidth: 200GB/s\n"
+          "  - name: bc\n"
+          "    op: broadcast\n"
+          "    algorithm: tree\n"
+          "    size: 8MiB\n"
+          "    ranks: [7, 5, 3]\n"
+          "    root: 2\n"
+          "    chunk_size: 128KiB\n"
+          "  - name: rd\n"
+          "    op: reduce\n"
+          "    size: 1MiB\n"
+          "    root: 7\n"
+          "    reduction_bandwidth: 1Tbps\n"
+          "  - name: a2a\n"
+          "    op: all-to-all\n"
+          "    ranks: [2, 0, 1]\n"
+          "    matrix: [[5MiB, 1KiB, 0], [0, 0B, 2MiB], [3B, 4B, 0]]\n"
+          "  - name: sr\n"
+          "    op: send-recv\n"
+          "    ranks: [4, 6]\n"
+          "    channels: 2\n"
+          "    transfers:\n"
+          "      - {src: 0, dst: 1, size: 1MiB}\n"
+          "      - {src: 1, dst: 0, size: 3KiB}\n"
+          "      - {src: 0, dst: 1, size: 1B}\n"
+          "  - op: all-to-all\n"
+          "    size: 8MiB\n");
+    const std::string path
+        = Write("s.yaml", "topology: {kind: single-switch, gpus: 8}\ntraffic: traffic.yaml\n");
+    const ns3::ScenarioSpec s = ns3::ReadScenarioFile(path);
+    ASSERT_EQ(s.traffic.collectives.size(), 6U);
+    const auto& ar = s.traffic.collectives[0];
+    EXPECT_EQ(ar.algorithm, "hierarchical");
+    EXPECT_EQ(ar.ranksPerNode, 4U);
+    EXPECT_EQ(ar.channels, 64U);
+    EXPECT_EQ(ar.chunkBytes, 0U);
+    EXPECT_DOUBLE_EQ(ar.gammaSecondsPerByte, 5e-12); // 1 / 200 GB/s
+    const auto& bc = s.traffic.collectives[1];
+    EXPECT_EQ(bc.op, "broadcast");
+    EXPECT_EQ(bc.algorithm, "tree");
+    EXPECT_EQ(bc.root, 2U);
+    EXPECT_EQ(bc.chunkBytes, 128U * 1024);
+    const auto& rd = s.traffic.collectives[2];
+    EXPECT_EQ(rd.algorithm, "ring"); // the default where ring implements the op
+    EXPECT_EQ(rd.root, 7U);          // a position among all 8 GPUs
+    EXPECT_DOUBLE_EQ(rd.gammaSecondsPerByte, 8e-12);
+    const auto& a2a = s.traffic.collectives[3];
+    EXPECT_EQ(a2a.algorithm, "direct"); // the only algorithm with all-to-all
+    EXPECT_EQ(a2a.matrix, (std::vector<uint64_t>{5ULL << 20, 1024, 0, 0, 0, 2ULL << 20, 3, 4, 0}));
+    EXPECT_EQ(a2a.bytes, (5ULL << 20) + 1024); // the largest row, diagonal included
+    const auto& sr = s.traffic.collectives[4];
+    EXPECT_EQ(sr.algorithm, "direct");
+    EXPECT_EQ(sr.channels, 2U);
+    EXPECT_EQ(sr.transferSrc, (std::vector<uint32_t>{0, 1, 0}));
+    EXPECT_EQ(sr.transferDst, (std::vector<uint32_t>{1, 0, 1}));
+    EXPECT_EQ(sr.transferBytes, (std::vector<uint64_t>{1ULL << 20, 3072, 1}));
+    EXPECT_EQ(sr.bytes, (1ULL << 20) + 3072 + 1); // the sum of the transfers
+    const auto& uniform = s.traffic.collectives[5];
+    EXPECT_EQ(uniform.algorithm, "direct");
+    EXPECT_EQ(uniform.bytes, 8ULL << 20);
+    EXPECT_TRUE(uniform.matrix.empty());
+    // Algorithms that send whole messages have no chunk (0); the pipelined ones 512 KiB.
+    EXPECT_EQ(uniform.chunkBytes, 0U);
+    EXPECT_EQ(sr.chunkBytes, 0U);
+    EXPECT_EQ(rd.chunkBytes, ns3::WorkloadGroup::NCCL_CHUNK_BYTES);
+}
+
+TEST_F(ScratchDir, EveryOpAndAlgorithmPairIsAcceptedExactlyWhereImplemented)
+{
+    for (const auto& op : ns3::CollectiveOpNames())
+    {
+        std::vector<std::string> implementing;
+        for (const auto& algorithm : ns3::CollectiveAlgorithmNames())
+        {
+            if (ns3::CreateCollectiveAlgorithm(algorithm)->Supports(op))
+            {
+                implementing.push_back(algorithm);
+            }
+        }
+        ASSERT_FALSE(implementing.empty()) << op;
+        for (const auto& algorithm : ns3::CollectiveAlgorithmNames())
+        {
+            std::string entry = "    - op: " + op + "\n      algorithm: " + algorithm + "\n";
+            if (op == "send-recv")
+            {
+                entry += "      transfers: [{src: 1, dst: 0, size: 1MiB}]\n";
+            }
+            else
+            {
+                entry += "      size: 1MiB\n";
+            }
+            if (algorithm == "hierarchical")
+            {
+                entry += "      ranks_per_node: 2\n";
+            }
+            const std::string path = Write("s.yaml",
+                                           "topology: {kind: single-switch, gpus: 8}\n"
+                                           "traffic:\n  collectives:\n"
+                                               + entry);
+            const bool supported = ns3::CreateCollectiveAlgorithm(algorithm)->Supports(op);
+            try
+            {
+                const ns3::ScenarioSpec s = ns3::ReadScenarioFile(path);
+                EXPECT_TRUE(supported) << algorithm << " " << op << " was accepted";
+                EXPECT_EQ(s.traffic.collectives[0].algorithm, algorithm);
+            }
+            catch (const SpecError& e)
+            {
+                EXPECT_FALSE(supported) << e.what();
+                std::string list;
+                for (const auto& a : implementing)
+                {
+                    list += (list.empty() ? "" : ", ") + a;
+                }
+                EXPECT_EQ(e.Message(),
+                          "algorithm: algorithm " + algorithm + " does not implement " + op
+                              + "; algorithms that do: " + list);
+                EXPECT_EQ(e.Where().line, 5) << e.what();
+                EXPECT_EQ(e.Where().column, 18) << e.what();
+            }
+        }
+        // Without `algorithm`: the first that implements the op.
+        const std::string dflt
+            = Write("d.yaml",
+                    "topology: {kind: single-switch, gpus: 8}\n"
+                    "traffic:\n  collectives:\n    - op: "
+                        + op + "\n"
+                        + (op == "send-recv" ? "      transfers: [{src: 1, dst: 0, size: 1B}]\n"
+                                             : "      size: 1MiB\n"));
+        EXPECT_EQ(ns3::ReadScenarioFile(dflt).traffic.collectives[0].algorithm,
+                  implementing.front());
+    }
+}
+
+TEST(Docs, OpAndAlgorithmTableMatchesTheAlgorithms)
+{
+    // docs/scenario-format.md, "Ops and algorithms": a header row naming every algorithm,
+    // then one row per op with "yes" (or "yes (default)") where the algorithm implements it.
+    std::ifstream in(SourceDir() / "docs" / "scenario-format.md");
+    ASSERT_TRUE(in) << "docs/scenario-format.md";
+    auto cells = [](const std::string& row) {
+        std::vector<std::string> out;
+        std::istringstream is(row);
+        std::string cell;
+        std::getline(is, cell, '|'); // before the first '|'
+        while (std::getline(is, cell, '|'))
+        {
+            const auto b = cell.find_first_not_of(" `");
+            const auto e = cell.find_last_not_of(" `");
+            out.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
+        }
+        if (!out.empty() && out.back().empty())
+        {
+            out.pop_back();
+        }
+        return out;
+    };
+    std::string line;
+    std::vector<std::string> header;
+    std::map<std::string, std::vector<std::string>> rows;
+    while (std::getline(in, line))
+    {
+        if (line.rfind("| op | `ring` |", 0) == 0)
+        {
+            header = cells(line);
+            std::getline(in, line); // |---|
+            while (std::getline(in, line) && line.rfind("| `", 0) == 0)
+            {
+                const auto c = cells(line);
+                rows[c.front()] = c;
+            }
+            break;
+        }
+    }
+    ASSERT_FALSE(header.empty()) << "table not found";
+    EXPECT_EQ(std::vector<std::string>(header.begin() + 1, header.end()),
+              ns3::CollectiveAlgorithmNames());
+    ASSERT_EQ(rows.size(), ns3::CollectiveOpNames().size());
+    for (const auto& op : ns3::CollectiveOpNames())
+    {
+        ASSERT_EQ(rows.count(op), 1U) << op;
+        const auto& row = rows[op];
+        bool defaultSeen = false;
+        for (std::size_t a = 1; a < header.size(); ++a)
+        {
+            const std::string cell = a < row.size() ? row[a] : "";
+            const bool supported = ns3::CreateCollectiveAlgorithm(header[a])->Supports(op);
+            EXPECT_EQ(cell.rfind("yes", 0) == 0, supported) << op << " / " << header[a];
+            if (supported && !defaultSeen)
+            {
+                EXPECT_EQ(cell, "yes (default)") << op << " / " << header[a];
+                defaultSeen = true;
+            }
+        }
+    }
+}
+
+TEST_F(ScratchDir, CollectiveKeysThatDoNotApplyAreErrorsAtTheKey)
+{
+    const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+        {"op: all-gather\nsize: 1MiB\n",
+         "root: 0\n",
+         "'root' applies only to ops broadcast, reduce"},
+        {"op: all-to-all\nsize: 1MiB\n",
+         "reduction_bandwidth: 1Tbps\n",
+         "'reduction_bandwidth' applies only to ops that reduce (all-reduce, reduce-scatter, "
+         "reduce), not all-to-all"},
+        {"op: all-reduce\nalgorithm: halving-doubling\nsize: 1MiB\n",
+         "chunk_size: 1MiB\n",
+         "not halving-doubling, which sends whole messages"},
+        {"op: all-reduce\nalgorithm: naive\nsize: 1MiB\n", "chunk_size: 1MiB\n", "not naive"},
+        {"op: reduce\nalgorithm: binomial\nsize: 1MiB\n", "chunk_size: 1MiB\n", "not binomial"},
+        {"op: all-reduce\nalgorithm: tree\nsize: 1MiB\n",
+         "ranks_per_node: 4\n",
+         "'ranks_per_node' applies only to algorithm hierarchical, not tree"},
+        {"op: broadcast\nsize: 1MiB\n",
+         "matrix: [[0, 1B], [1B, 0]]\n",
+         "'matrix' applies only to op all-to-all, not broadcast"},
+        {"op: all-to-all\nsize: 1MiB\n",
+         "transfers: []\n",
+         "'transfers' applies only to op send-recv, not all-to-all"},
+        {"op: send-recv\ntransfers: [{src: 0, dst: 1, size: 1B}]\n",
+         "size: 1MiB\n",
+         "'size' does not apply to op send-recv"},
+    };
+    for (const auto& [base, key, fragment] : cases)
+    {
+        std::string entry;
+        std::istringstream lines(base + key);
+        std::string line;
+        bool first = true;
+        while (std::getline(lines, line))
+        {
+            entry += (first ? "  - " : "    ") + line + "\n";
+            first = false;
+        }
+        const std::string path = Write("t.yaml", "collectives:\n" + entry);
+        const int keyLine = static_cast<int>(std::count(base.begin(), base.end(), '\n')) + 2;
+        try
+        {
+            ns3::ReadTrafficFile(path);
+            ADD_FAILURE() << key << ": no SpecError";
+        }
+        catch (const SpecError& e)
+        {
+            EXPECT_NE(e.Message().find(fragment), std::string::npos) << e.what();
+            EXPECT_EQ(e.Where().line, keyLine) << e.what();
+            EXPECT_EQ(e.Where().column, 5) << e.what();
+        }
+    }
+}
+
+TEST_F(ScratchDir, RankPositionChecksWaitForTheTopologyWhenRanksAreAll)
+{
+    // Alone, a traffic file with `ranks: all` cannot know P: positions pass.
+    Write("t/traffic.yaml",
+          "collectives:\n"
+          "  - op: all-to-all\n"
+          "    matrix: [[0, 1MiB, 1MiB], [1MiB, 0, 1MiB], [1MiB, 1MiB, 0]]\n"
+          "  - op: broadcast\n"
+          "    size: 1MiB\n"
+          "    root: 5\n"
+          "  - op: send-recv\n"
+          "    transfers: [{src: 5, dst: 0, size: 1MiB}]\n"
+          "  - op: all-reduce\n"
+          "    algorithm: hierarchical\n"
+          "    size: 1MiB\n"
+          "    ranks_per_node: 3\n"
+          "  - op: all-reduce\n"
+          "    algorithm: halving-doubling\n"
+          "    size: 1MiB\n");
+    const ns3::TrafficSpec alone = ns3::ReadTrafficFile((m_dir / "t" / "traffic.yaml").string());
+    ASSERT_EQ(alone.collectives.size(), 5U);
+    EXPECT_EQ(alone.collectives[0].matrix.size(), 9U);
+    EXPECT_EQ(alone.collectives[1].root, 5U);
+    // In a scenario of 6 GPUs everything fits: a 6 x 6 matrix is needed, though.
+    ExpectScenarioError(Write("six.yaml",
+                              "topology: {kind: single-switch, gpus: 6}\n"
+                              "traffic: t/traffic.yaml\n"),
+                        "matrix: has 3 rows, but the collective has 6 ranks",
+                        3,
+                        13);
+    // With 3 GPUs: the matrix fits, root 5 does not.
+    ExpectScenarioError(Write("three.yaml",
+                              "topology: {kind: single-switch, gpus: 3}\n"
+                              "traffic: t/traffic.yaml\n"),
+                        "root: rank position 5 is out of range: the collective has 3 ranks "
+                        "(positions 0 to 2)",
+                        6,
+                        11);
+    // In the traffic file alone, explicit ranks give P: checked at once.
+    const std::string explicitRanks = Write("e.yaml",
+                                            "collectives:\n"
+                                            "  - op: send-recv\n"
+                                            "    ranks: [10, 20]\n"
+                                            "    transfers: [{src: 0, dst: 2, size: 1MiB}]\n");
+    try
+    {
+        ns3::ReadTrafficFile(explicitRanks);
+        FAIL() << "no SpecError";
+    }
+    catch (const SpecError& e)
+    {
+        EXPECT_EQ(e.Message(),
+                  "dst: rank position 2 is out of range: the collective has 2 ranks (positions "
+                  "0 to 1); positions index 'ranks', they are not GPU indices");
+        EXPECT_EQ(e.Where().line, 4);
+        EXPECT_EQ(e.Where().column, 31);
+    }
+    // The algorithm's own check (a power of two for halving-doubling) runs once P is known.
+    ExpectScenarioError(Write("hd.yaml",
+                              "topology: {kind: single-switch, gpus: 12}\n"
+                              "traffic:\n"
+                              "  collectives:\n"
+                              "    - op: all-reduce\n"
+                              "      algorithm: halving-doubling\n"
+                              "      size: 1MiB\n"),
+                        "halving-doubling all-reduce: halving-doubling needs a power-of-two "
+                        "number of ranks, got 12",
+                        5,
+                        18);
+}
+
+TEST_F(ScratchDir, MatrixAndTransferValuesAreChecked)
+{
+    const std::string head = "collectives:\n  - op: all-to-all\n    ranks: [0, 1]\n";
+    const std::vector<std::tuple<std::string, std::string, int, int>> matrices = {
+        {"    matrix: 1MiB\n", "matrix: expected a list of rows", 4, 13},
+        {"    matrix: [[0, 1MiB]]\n", "matrix: expected one row per rank, at least 2", 4, 13},
+        {"    matrix: [[0, 1MiB], 1MiB]\n", "matrix: row 1: expected a list of 2 sizes", 4, 25},
+        {"    matrix: [[0, 1MiB], [1MiB, 0, 0]]\n", "matrix: row 1 has 3 entries", 4, 25},
+        {"    matrix: [[0, 1MiB], [1MiB, -1B]]\n", "matrix[1][1]: '-1B': negative", 4, 32},
+        {"    matrix: [[0, 1Mbps], [1MiB, 0]]\n",
+         "'Mbps' is a data rate unit, but a size is expected",
+         4,
+         18},
+        {"    matrix: [[0, 16EiB], [1MiB, 0]]\n", "matrix[0][1]: unknown unit", 4, 18},
+        {"    matrix: [[0, 20000000TiB], [1MiB, 0]]\n",
+         "matrix[0][1]: '20000000TiB' is too large",
+         4,
+         18},
+        {"    matrix: [[0, 0], [0B, 0]]\n", "every entry off the diagonal is 0", 4, 13},
+    };
+    for (const auto& [text, fragment, line, column] : matrices)
+    {
+        try
+        {
+            ns3::ReadTrafficFile(Write("m.yaml", head + text));
+            ADD_FAILURE() << text << ": no SpecError";
+        }
+        catch (const SpecError& e)
+        {
+            EXPECT_NE(e.Message().find(fragment), std::string::npos) << text << e.what();
+            EXPECT_EQ(e.Where().line, line) << text << e.what();
+            EXPECT_EQ(e.Where().column, column) << text << e.what();
+        }
+    }
+    // Row sums that do not fit in 64 bits.
+    try
+    {
+        ns3::ReadTrafficFile(
+            Write("o.yaml", head + "    matrix: [[10000000TB, 10000000TB], [0, 1B]]\n"));
+        ADD_FAILURE() << "no SpecError";
+    }
+    catch (const SpecError& e)
+    {
+        EXPECT_NE(e.Message().find("the sizes of row 0 add up to more than 2^64-1 bytes"),
+                  std::string::npos)
+            << e.what();
+    }
+
+    const std::string sr = "collectives:\n  - op: send-recv\n    ranks: [0, 1, 2]\n";
+    const std::vector<std::tuple<std::string, std::string, int, int>> transfers = {
+        {"    transfers: {src: 0, dst: 1, size: 1B}\n", "transfers: expected a list", 4, 16},
+        {"    transfers: []\n", "transfers: the list is empty", 4, 16},
+        {"    transfers: [[0, 1, 1B]]\n", "transfers: entry 0: expected a mapping", 4, 17},
+        {"    transfers: [{src: 0, size: 1B}]\n", "missing required key 'dst' in transfer", 4, 17},
+        {"    transfers: [{src: 0, dst: 1, size: 0B}]\n", "size: must be greater than 0", 4, 40},
+        {"    transfers: [{src: 0, dst: 1}]\n", "missing required key 'size' in transfer", 4, 17},
+        {"    transfers: [{src: -1, dst: 1, size: 1B}]\n", "src: '-1': negative", 4, 23},
+        {"    transfers: [{src: 0, dst: 3, size: 1B}]\n",
+         "dst: rank position 3 is out of range",
+         4,
+         31},
+        {"    transfers: [{from: 0, dst: 1, size: 1B}]\n",
+         "unknown key 'from' in transfer; did you mean 'src'?",
+         4,
+         18},
+    };
+    for (const auto& [text, fragment, line, column] : transfers)
+    {
+        try
+        {
+            ns3::ReadTrafficFile(Write("s.yaml", sr + text));
+            ADD_FAILURE() << text << ": no SpecError";
+        }
+        catch (const SpecError& e)
+        {
+            EXPECT_NE(e.Message().find(fragment), std::string::npos) << text << e.what();
+            EXPECT_EQ(e.Where().line, line) << text << e.what();
+            EXPECT_EQ(e.Where().column, column) << text << e.what();
+        }
+    }
+}
+
+TEST_F(ScratchDir, ChannelsChunksAndReductionBandwidthAreChecked)
+{
+    const std::string head = "collectives:\n  - op: all-reduce\n    size: 1GiB\n";
+    const std::vector<std::tuple<std::string, std::string, int>> cases = {
+        {"    channels: 0\n", "channels: must be at least 1, got 0", 15},
+        {"    channels: 65\n",
+         "channels: must be between 1 and 64 (NCCL's MAXCHANNELS), got 65",
+         15},
+        {"    channels: 99999999999\n",
+         "channels: must be between 1 and 64 (NCCL's MAXCHANNELS), got 99999999999",
+         15},
+        {"    channels: 1.5\n", "channels: '1.5' is not a whole number", 15},
+        {"    chunk_size: 512\n", "chunk_size: '512' has no unit", 17},
+        {"    chunk_size: 32B\n",
+         "cuts the 1073741824 B buffer into more than 16777216 pieces",
+         17},
+        {"    reduction_bandwidth: 0GB/s\n", "reduction_bandwidth: must be greater than 0", 26},
+        {"    reduction_bandwidth: 200GiB\n", "reduction_bandwidth: ", 26},
+        {"    root: 0\n", "'root' applies only to ops broadcast, reduce", 5},
+    };
+    for (const auto& [text, fragment, column] : cases)
+    {
+        try
+        {
+            ns3::ReadTrafficFile(Write("c.yaml", head + text));
+            ADD_FAILURE() << text << ": no SpecError";
+        }
+        catch (const SpecError& e)
+        {
+            EXPECT_NE(e.Message().find(fragment), std::string::npos) << text << e.what();
+            EXPECT_EQ(e.Where().line, 4) << text << e.what();
+            EXPECT_EQ(e.Where().column, column) << text << e.what();
+        }
+    }
+    // 64 channels and 64 B chunks (exactly 2^24 pieces of 1 GiB) are the limits.
+    const ns3::TrafficSpec ok
+        = ns3::ReadTrafficFile(Write("ok.yaml", head + "    channels: 64\n    chunk_size: 64B\n"));
+    EXPECT_EQ(ok.collectives[0].channels, 64U);
+    EXPECT_EQ(ok.collectives[0].chunkBytes, 64U);
+}
+
+TEST_F(ScratchDir, CollectiveKeysInTheWrongPlaceSayWhereTheyBelong)
+{
+    try
+    {
+        ns3::ReadTrafficFile(
+            Write("t.yaml", "channels: 2\ncollectives: [{op: all-reduce, size: 1B}]\n"));
+        FAIL() << "no SpecError";
+    }
+    catch (const SpecError& e)
+    {
+        EXPECT_EQ(e.Message(),
+                  "unknown key 'channels' in traffic; 'channels' belongs in an entry of "
+                  "'collectives'");
+    }
+    try
+    {
+        ns3::ReadTrafficFile(
+            Write("g.yaml", "collectives: [{op: all-reduce, size: 1B, gamma: 5e-12}]\n"));
+        FAIL() << "no SpecError";
+    }
+    catch (const SpecError& e)
+    {
+        EXPECT_EQ(e.Message(),
+                  "unknown key 'gamma' in collective; write 'reduction_bandwidth' (a data rate; "
+                  "gamma = 1 / bandwidth)");
+    }
+}
+
+TEST(SampleFiles, AllReduceAlgorithmsAreStaggered)
+{
+    const ns3::TrafficSpec t = ns3::ReadTrafficFile(
+        (SourceDir() / "traffic" / "allreduce-algorithms-64mib.yaml").string());
+    ASSERT_EQ(t.collectives.size(), 3U);
+    const std::vector<std::string> algorithms = {"ring", "tree", "halving-doubling"};
+    for (std::size_t i = 0; i < 3; ++i)
+    {
+        const ns3::CollectiveSpec& c = t.collectives[i];
+        EXPECT_EQ(c.op, "all-reduce");
+        EXPECT_EQ(c.algorithm, algorithms[i]);
+        EXPECT_EQ(c.bytes, 64ULL << 20);
+        EXPECT_TRUE(c.ranks.empty());
+        // Far enough apart for 64 MiB at 400 Gb/s on 8 GPUs (about 2.4 to 2.8 ms each).
+        EXPECT_EQ(c.start, ns3::MilliSeconds(10 * static_cast<int64_t>(i)));
+    }
+    // It runs on the 8-GPU sample topology (halving-doubling: a power of two).
+    const std::string scenario = (fs::temp_directory_path() / "ai-fabric-algorithms.yaml").string();
+    std::ofstream(scenario)
+        << "topology: " << (SourceDir() / "topologies" / "single-switch-8-ndr.yaml").string()
+        << "\ntraffic: " << (SourceDir() / "traffic" / "allreduce-algorithms-64mib.yaml").string()
+        << "\n";
+    EXPECT_EQ(ns3::ReadScenarioFile(scenario).traffic.collectives.size(), 3U);
+    fs::remove(scenario);
+}
+
+TEST(SampleFiles, SkewedAllToAllHasAHotReceiver)
+{
+    const ns3::TrafficSpec t
+        = ns3::ReadTrafficFile((SourceDir() / "traffic" / "alltoall-skewed-8gpu.yaml").string());
+    ASSERT_EQ(t.collectives.size(), 1U);
+    const ns3::CollectiveSpec& c = t.collectives[0];
+    EXPECT_EQ(c.op, "all-to-all");
+    EXPECT_EQ(c.algorithm, "direct");
+    ASSERT_EQ(c.ranks.size(), 8U);
+    ASSERT_EQ(c.matrix.size(), 64U);
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < 8; ++i)
+    {
+        for (uint32_t j = 0; j < 8; ++j)
+        {
+            const uint64_t expected = i == j ? 0 : (j == 0 ? 4ULL << 20 : 1ULL << 20);
+            EXPECT_EQ(c.matrix[i * 8 + j], expected) << i << "," << j;
+            total += c.matrix[i * 8 + j];
+        }
+    }
+    EXPECT_EQ(total, 77ULL << 20);
+    EXPECT_EQ(c.bytes, 10ULL << 20); // the largest row
+}
+
+TEST(SampleFiles, RoceIncastUsesDcqcn)
+{
+    const ns3::ScenarioSpec s
+        = ns3::ReadScenarioFile((SourceDir() / "examples" / "roce-incast-dcqcn.yaml").string());
+    EXPECT_EQ(s.congestionControl, "dcqcn");
+    EXPECT_EQ(s.reliability, "auto");
+    EXPECT_TRUE(s.transportAttributes.empty());
+    EXPECT_EQ(s.topology.link.name, "roce-400g");
+    EXPECT_GT(s.topology.link.ecnKmin, 0U);
+    const std::vector<std::pair<std::string, std::string>> dcqcn = {
+        {"AlphaGain", "0.00390625"},
+        {"InitialAlpha", "1"},
+        {"AlphaUpdatePeriod", "55000000ps"},
+        {"RateIncreasePeriod", "55000000ps"},
+        {"ByteCounter", "10000000"},
+        {"FastRecoverySteps", "5"},
+        {"RateAi", "20000000000bps"},
+        {"RateHai", "40000000000bps"},
+        {"MinRate", "100000000bps"},
+        {"CnpInterval", "50000000ps"},
+    };
+    EXPECT_EQ(s.dcqcnAttributes, dcqcn);
+    ASSERT_EQ(s.traffic.collectives.size(), 1U);
+    const ns3::CollectiveSpec& c = s.traffic.collectives[0];
+    EXPECT_EQ(c.op, "send-recv");
+    EXPECT_EQ(c.algorithm, "direct");
+    EXPECT_EQ(c.ranks.size(), 9U);
+    ASSERT_EQ(c.transferSrc.size(), 8U);
+    for (uint32_t t = 0; t < 8; ++t)
+    {
+        EXPECT_EQ(c.transferSrc[t], t + 1);
+        EXPECT_EQ(c.transferDst[t], 0U);
+        EXPECT_EQ(c.transferBytes[t], 4ULL << 20);
+    }
+    EXPECT_EQ(c.bytes, 32ULL << 20);
 }
 
 TEST(SpecLocation, FormatsWhatIsKnown)

@@ -8,12 +8,16 @@
 #include "units.h"
 
 #include "ns3/abort.h"
+#include "ns3/collective-algorithm.h"
+#include "ns3/fabric-switch.h"
+#include "ns3/workload.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <limits>
 #include <locale>
 #include <map>
@@ -32,13 +36,43 @@ namespace
 namespace fs = std::filesystem;
 
 /// Keys of a scenario file.
-const std::vector<std::string> SCENARIO_KEYS
-    = {"name", "seed", "stop_time", "forwarding", "topology", "traffic"};
+const std::vector<std::string> SCENARIO_KEYS = {"name",
+                                                "seed",
+                                                "stop_time",
+                                                "forwarding",
+                                                "congestion_control",
+                                                "dcqcn",
+                                                "transport",
+                                                "topology",
+                                                "traffic"};
 /// Keys of a traffic mapping.
 const std::vector<std::string> TRAFFIC_KEYS = {"name", "collectives"};
 /// Keys of one collective.
-const std::vector<std::string> COLLECTIVE_KEYS
-    = {"name", "op", "algorithm", "size", "ranks", "start"};
+const std::vector<std::string> COLLECTIVE_KEYS = {"name",
+                                                  "op",
+                                                  "algorithm",
+                                                  "size",
+                                                  "ranks",
+                                                  "start",
+                                                  "channels",
+                                                  "chunk_size",
+                                                  "reduction_bandwidth",
+                                                  "root",
+                                                  "ranks_per_node",
+                                                  "matrix",
+                                                  "transfers"};
+/// Keys of one entry of a send-recv collective's `transfers`.
+const std::vector<std::string> TRANSFER_KEYS = {"src", "dst", "size"};
+/// Algorithms that cut their steps into chunks (`chunk_size`); the others send whole messages.
+const std::vector<std::string> CHUNKED_ALGORITHMS = {"ring", "tree", "hierarchical"};
+/// Ops with a root (`root`, a rank position).
+const std::vector<std::string> ROOTED_OPS = {"broadcast", "reduce"};
+/// Congestion control of a scenario (`congestion_control`).
+const std::vector<std::string> CONGESTION_CONTROLS = {"auto", "none", "dcqcn"};
+/// Transport reliability modes (`transport: reliability`; RdmaTransport::Reliability + auto).
+const std::vector<std::string> RELIABILITY_MODES = {"auto", "none", "go-back-n"};
+/// Dragonfly+ path choice between groups (FabricSwitch::ParsePathMode).
+const std::vector<std::string> ROUTING_MODES = {"minimal", "valiant", "ugal"};
 
 /// Keys of one entry of a custom topology's `nodes`.
 const std::vector<std::string> CUSTOM_NODE_KEYS = {"name", "kind", "tier"};
@@ -46,10 +80,6 @@ const std::vector<std::string> CUSTOM_NODE_KEYS = {"name", "kind", "tier"};
 const std::vector<std::string> CUSTOM_NODE_KINDS = {"gpu", "switch", "nic"};
 /// Keys of one entry of a custom topology's `links`.
 const std::vector<std::string> CUSTOM_LINK_KEYS = {"a", "b", "link"};
-/// Collective operations.
-const std::vector<std::string> COLLECTIVE_OPS = {"all-reduce", "reduce-scatter", "all-gather"};
-/// Collective algorithms.
-const std::vector<std::string> COLLECTIVE_ALGORITHMS = {"ring"};
 /// Switch forwarding modes (FabricSwitch::ParseForwarding).
 const std::vector<std::string> FORWARDING_MODES = {"ecmp", "spray", "adaptive"};
 
@@ -545,11 +575,12 @@ ReadTime(const Field& f, bool positive)
 
 /**
  * \param f a field
- * \return the data rate, > 0
+ * \param positive whether zero is rejected
+ * \return the data rate
  * \throws SpecError at the value
  */
 DataRate
-ReadRate(const Field& f)
+ReadRate(const Field& f, bool positive = true)
 {
     const std::string text = ScalarOf(f, "a data rate such as '400Gbps'");
     DataRate value;
@@ -561,11 +592,55 @@ ReadRate(const Field& f)
     {
         f.Fail(e.what());
     }
-    if (value.GetBitRate() == 0)
+    if (positive && value.GetBitRate() == 0)
     {
         f.Fail("must be greater than 0, got '" + text + "'");
     }
     return value;
+}
+
+/**
+ * \param t a duration
+ * \return it as an ns-3 time string in whole picoseconds, e.g. "55000000ps" (exact)
+ */
+std::string
+PicoSecondsText(Time t)
+{
+    return std::to_string(t.GetPicoSeconds()) + "ps";
+}
+
+/**
+ * \param rate a data rate
+ * \return it as an ns-3 data-rate string in bits per second, e.g. "400000000000bps" (exact)
+ */
+std::string
+BitRateText(DataRate rate)
+{
+    return std::to_string(rate.GetBitRate()) + "bps";
+}
+
+/**
+ * \param value a finite number
+ * \return the shortest decimal text (C locale) that reads back as exactly \p value
+ */
+std::string
+DoubleText(double value)
+{
+    for (int digits = 1; digits <= std::numeric_limits<double>::max_digits10; ++digits)
+    {
+        std::ostringstream out;
+        out.imbue(std::locale::classic());
+        out << std::setprecision(digits) << value;
+        std::istringstream in(out.str());
+        in.imbue(std::locale::classic());
+        double back = 0;
+        in >> back;
+        if (back == value || digits == std::numeric_limits<double>::max_digits10)
+        {
+            return out.str();
+        }
+    }
+    return ""; // not reached
 }
 
 /**
@@ -1466,6 +1541,14 @@ TopologyKeys()
              [](const Field& f, TopologySpec& t) {
                  t.globalLinksPerSpine = ReadCount(f, 1);
              }},
+            {"routing",
+             {"dragonfly-plus"},
+             [](const Field& f, TopologySpec& t) {
+                 t.routing = ReadChoice(f, "routing", ROUTING_MODES);
+                 FabricSwitch::PathMode mode;
+                 NS_ABORT_MSG_UNLESS(FabricSwitch::ParsePathMode(t.routing, mode),
+                                     "routing '" << t.routing << "' is not a FabricSwitch mode");
+             }},
             {"gpus_per_server",
              servers,
              [](const Field& f, TopologySpec& t) {
@@ -1606,8 +1689,13 @@ NotForKind(const TopologyKey& key, const std::string& kind)
     {
         return "'" + key.key + "' does not apply to kind " + kind + ": " + it->second;
     }
+    const std::string tail
+        = key.key == "routing"
+              ? " (it chooses paths through other groups; the choice among equal-cost ports "
+                "is the scenario's 'forwarding')"
+              : "";
     return "'" + key.key + "' applies only to kind" + (key.kinds.size() > 1 ? "s " : " ")
-           + JoinList(key.kinds) + ", not " + kind;
+           + JoinList(key.kinds) + ", not " + kind + tail;
 }
 
 /**
@@ -1717,15 +1805,30 @@ PeekKind(const YAML::Node& node)
 }
 
 /**
+ * \ingroup ai-fabric
+ * \brief What the scenario's checks need to know of a topology's built graph: what the
+ * runner's `auto` settings resolve to (ScenarioRunner, FabricBuilder).
+ */
+struct TopologyFacts
+{
+    bool marksEcn{false}; //!< some link marks ECN (ecn_kmin > 0): congestion_control auto = dcqcn
+    bool lossy{false};    //!< some link drops (flow_control none): reliability auto = go-back-n
+};
+
+/**
  * \brief Parse a topology mapping, build its graph once (BuildLocated()) and set `gpus`
  * to the graph's GPU count.
  * \param node the mapping
  * \param file the file it came from
  * \param defaultName the name when the mapping has none
+ * \param facts if not null, receives what the graph's link profiles say (TopologyFacts)
  * \return the topology
  */
 TopologySpec
-ParseTopology(const YAML::Node& node, const std::string& file, const std::string& defaultName)
+ParseTopology(const YAML::Node& node,
+              const std::string& file,
+              const std::string& defaultName,
+              TopologyFacts* facts = nullptr)
 {
     static const std::map<std::string, std::string> hints = [] {
         std::map<std::string, std::string> h = {
@@ -1733,6 +1836,11 @@ ParseTopology(const YAML::Node& node, const std::string& file, const std::string
             {"seed", "'seed' belongs in the scenario file"},
             {"stop_time", "'stop_time' belongs in the scenario file"},
             {"forwarding", "'forwarding' belongs in the scenario file"},
+            {"congestion_control", "'congestion_control' belongs in the scenario file"},
+            {"dcqcn", "'dcqcn' belongs in the scenario file"},
+            {"transport", "'transport' belongs in the scenario file"},
+            {"reliability", "'reliability' belongs under 'transport:' in the scenario file"},
+            {"path_mode", "did you mean 'routing'?"},
             {"topology", "'topology' belongs in a scenario file (with 'traffic')"},
             {"traffic", "'traffic' belongs in a scenario file (with 'topology')"},
             {"link_profile", "write 'link:' with 'profile:' under it"},
@@ -1834,8 +1942,25 @@ ParseTopology(const YAML::Node& node, const std::string& file, const std::string
                             + ": the GPUs of one server share its NVLink domain");
     }
 
+    // Non-minimal routing detours through a third group.
+    if (const Field* f = m.Find("routing"); f && t.routing != "minimal" && t.groups < 3)
+    {
+        f->Fail(t.routing
+                + " routing detours through an intermediate group, so it needs at "
+                  "least 3 groups; the topology has "
+                + std::to_string(t.groups) + " (use routing: minimal)");
+    }
+
     const FabricGraph graph = BuildLocated(t, m);
     t.gpus = graph.GetGpuCount();
+    if (facts)
+    {
+        for (const auto& p : graph.GetProfiles())
+        {
+            facts->marksEcn = facts->marksEcn || p.ecnKmin > 0;
+            facts->lossy = facts->lossy || p.flowControl == LinkProfile::FlowControl::NONE;
+        }
+    }
     return t;
 }
 
@@ -1881,25 +2006,476 @@ ParseRanks(const Field& f)
 }
 
 /**
+ * \param ranks the number of ranks P (at least 1)
+ * \return "the collective has P ranks (positions 0 to P-1)"
+ */
+std::string
+PositionsText(uint32_t ranks)
+{
+    return "the collective has " + std::to_string(ranks) + " ranks (positions 0 to "
+           + std::to_string(ranks - 1) + ")";
+}
+
+/**
+ * \param f a field whose value is a rank position (`root`, a transfer's `src` or `dst`)
+ * \param ranks the number of ranks P; 0 if not known yet (a traffic file with `ranks: all`)
+ * \return the position, below \p ranks when that is known
+ * \throws SpecError at the value
+ */
+uint32_t
+ReadPosition(const Field& f, uint32_t ranks)
+{
+    const auto pos
+        = static_cast<uint32_t>(ReadInteger(f, 0, std::numeric_limits<uint32_t>::max() - 1));
+    if (ranks > 0 && pos >= ranks)
+    {
+        f.Fail("rank position " + std::to_string(pos) + " is out of range: " + PositionsText(ranks)
+               + "; positions index 'ranks', they are not GPU indices");
+    }
+    return pos;
+}
+
+/**
+ * \param a a byte count
+ * \param b a byte count
+ * \param f the field to blame if the sum does not fit in 64 bits
+ * \param what what is summed, for the message
+ * \return a + b
+ * \throws SpecError at \p f on overflow
+ */
+uint64_t
+AddBytes(uint64_t a, uint64_t b, const Field& f, const std::string& what)
+{
+    if (a > std::numeric_limits<uint64_t>::max() - b)
+    {
+        f.Fail(what + " add up to more than 2^64-1 bytes");
+    }
+    return a + b;
+}
+
+/**
+ * \brief An all-to-all `matrix`: P rows of P sizes, row = source position, column =
+ * destination position (a bare `0` needs no unit).
+ * \param f the field
+ * \param ranks the number of ranks P; 0 if not known yet
+ * \param[out] largestRow the largest row sum (a rank's whole send buffer, diagonal included)
+ * \return the entries, row-major
+ * \throws SpecError at the matrix, a row or an entry
+ */
+std::vector<uint64_t>
+ReadMatrix(const Field& f, uint32_t ranks, uint64_t& largestRow)
+{
+    const std::string example = "such as [[0, 1MiB], [2MiB, 0]] (row = source position, "
+                                "column = destination position)";
+    if (!f.value.IsSequence())
+    {
+        f.Fail("expected a list of rows, each a list of sizes, " + example + ", got "
+               + Describe(f.value));
+    }
+    const std::size_t n = f.value.size();
+    if (n < 2)
+    {
+        f.Fail("expected one row per rank, at least 2, " + example + ", got " + std::to_string(n));
+    }
+    if (ranks > 0 && n != ranks)
+    {
+        f.Fail("has " + std::to_string(n) + " rows, but the collective has " + std::to_string(ranks)
+               + " ranks; give a " + std::to_string(ranks) + " x " + std::to_string(ranks)
+               + " matrix (row = source position, column = destination position)");
+    }
+    std::vector<uint64_t> matrix;
+    matrix.reserve(n * n);
+    largestRow = 0;
+    bool sends = false;
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        const YAML::Node row = f.value[i];
+        const Field rowField{"matrix", f.keyNode, row, f.file};
+        if (!row.IsSequence())
+        {
+            rowField.Fail("row " + std::to_string(i) + ": expected a list of " + std::to_string(n)
+                          + " sizes, got " + Describe(row));
+        }
+        if (row.size() != n)
+        {
+            rowField.Fail("row " + std::to_string(i) + " has " + std::to_string(row.size())
+                          + " entries; the matrix has " + std::to_string(n)
+                          + " rows, so every row needs " + std::to_string(n)
+                          + " (one per destination position)");
+        }
+        uint64_t rowSum = 0;
+        for (std::size_t j = 0; j < n; ++j)
+        {
+            const YAML::Node item = row[j];
+            const Field entry{"matrix[" + std::to_string(i) + "][" + std::to_string(j) + "]",
+                              f.keyNode,
+                              item,
+                              f.file};
+            const uint64_t bytes
+                = item.IsScalar() && item.Scalar() == "0" ? 0 : ReadBytes(entry, false);
+            matrix.push_back(bytes);
+            rowSum = AddBytes(rowSum, bytes, rowField, "the sizes of row " + std::to_string(i));
+            sends = sends || (i != j && bytes > 0);
+        }
+        largestRow = std::max(largestRow, rowSum);
+    }
+    if (!sends)
+    {
+        f.Fail("every entry off the diagonal is 0, so nothing would be sent (the diagonal "
+               "stays local)");
+    }
+    return matrix;
+}
+
+/**
+ * \brief A send-recv collective's `transfers`: a list of {src, dst, size}, src and dst
+ * rank positions.
+ * \param f the field
+ * \param ranks the number of ranks P; 0 if not known yet
+ * \param spec the collective (transferSrc, transferDst, transferBytes)
+ * \return the sum of the transfers' sizes
+ * \throws SpecError at the offending entry or value
+ */
+uint64_t
+ReadTransfers(const Field& f, uint32_t ranks, CollectiveSpec& spec)
+{
+    static const std::map<std::string, std::string> hints = {
+        {"from", "did you mean 'src'?"},
+        {"to", "did you mean 'dst'?"},
+        {"source", "did you mean 'src'?"},
+        {"destination", "did you mean 'dst'?"},
+        {"bytes", "did you mean 'size'?"},
+    };
+    if (!f.value.IsSequence())
+    {
+        f.Fail("expected a list of transfers (lines starting with '- ', each a mapping with "
+               "keys "
+               + JoinList(TRANSFER_KEYS) + "), got " + Describe(f.value));
+    }
+    if (f.value.size() == 0)
+    {
+        f.Fail("the list is empty; give at least one transfer {src, dst, size}");
+    }
+    uint64_t total = 0;
+    std::size_t index = 0;
+    for (const auto& item : f.value)
+    {
+        const Field entry{"transfers", f.keyNode, item, f.file};
+        if (!item.IsMap())
+        {
+            entry.Fail("entry " + std::to_string(index) + ": expected a mapping with keys "
+                       + JoinList(TRANSFER_KEYS) + ", got " + Describe(item));
+        }
+        const Mapping m(item, f.file, "transfer", TRANSFER_KEYS, hints);
+        const uint32_t src = ReadPosition(m.Require("src"), ranks);
+        const Field& dstField = m.Require("dst");
+        const uint32_t dst = ReadPosition(dstField, ranks);
+        if (src == dst)
+        {
+            dstField.Fail("transfer " + std::to_string(index) + " sends from rank position "
+                          + std::to_string(src) + " to itself");
+        }
+        const Field& size = m.Require("size");
+        const uint64_t bytes = ReadBytes(size, true);
+        total = AddBytes(total, bytes, size, "the transfers' sizes");
+        spec.transferSrc.push_back(src);
+        spec.transferDst.push_back(dst);
+        spec.transferBytes.push_back(bytes);
+        ++index;
+    }
+    return total;
+}
+
+/**
+ * \param key a key of a collective
+ * \param op the collective's op
+ * \param algorithm the collective's algorithm
+ * \param hasMatrix whether the collective gives `matrix`
+ * \return "" if the key applies to such a collective, else why it does not
+ */
+std::string
+CollectiveKeyProblem(const std::string& key,
+                     const std::string& op,
+                     const std::string& algorithm,
+                     bool hasMatrix)
+{
+    if (key == "size" && op == "send-recv")
+    {
+        return "'size' does not apply to op send-recv: each entry of 'transfers' has its own "
+               "size";
+    }
+    if (key == "size" && op == "all-to-all" && hasMatrix)
+    {
+        return "'size' does not apply to an all-to-all with 'matrix': the matrix gives the "
+               "bytes of every pair";
+    }
+    if (key == "chunk_size" && !Contains(CHUNKED_ALGORITHMS, algorithm))
+    {
+        return "'chunk_size' applies only to algorithms " + JoinList(CHUNKED_ALGORITHMS)
+               + " (they pipeline their steps in chunks), not " + algorithm
+               + ", which sends whole messages";
+    }
+    if (key == "reduction_bandwidth" && !CollectiveOpReduces(op))
+    {
+        std::vector<std::string> reducing;
+        for (const auto& o : CollectiveOpNames())
+        {
+            if (CollectiveOpReduces(o))
+            {
+                reducing.push_back(o);
+            }
+        }
+        return "'reduction_bandwidth' applies only to ops that reduce (" + JoinList(reducing)
+               + "), not " + op;
+    }
+    if (key == "root" && !Contains(ROOTED_OPS, op))
+    {
+        return "'root' applies only to ops " + JoinList(ROOTED_OPS) + ", not " + op;
+    }
+    if (key == "ranks_per_node" && algorithm != "hierarchical")
+    {
+        return "'ranks_per_node' applies only to algorithm hierarchical, not " + algorithm;
+    }
+    if (key == "matrix" && op != "all-to-all")
+    {
+        return "'matrix' applies only to op all-to-all, not " + op;
+    }
+    if (key == "transfers" && op != "send-recv")
+    {
+        return "'transfers' applies only to op send-recv, not " + op;
+    }
+    return "";
+}
+
+/**
+ * \brief A collective's `algorithm`, or the default: the first of
+ * CollectiveAlgorithmNames() that implements the op (ring, else direct).
+ * \param c the collective's mapping
+ * \param op its op
+ * \return the algorithm's name
+ * \throws SpecError at the value if the algorithm is unknown or does not implement \p op
+ */
+std::string
+ReadAlgorithm(const Mapping& c, const std::string& op)
+{
+    std::vector<std::string> implementing;
+    for (const auto& name : CollectiveAlgorithmNames())
+    {
+        const Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(name);
+        NS_ABORT_MSG_UNLESS(algo, "no algorithm named '" << name << "'");
+        if (algo->Supports(op))
+        {
+            implementing.push_back(name);
+        }
+    }
+    NS_ABORT_MSG_IF(implementing.empty(), "no algorithm implements op '" << op << "'");
+    const Field* f = c.Find("algorithm");
+    if (!f)
+    {
+        return implementing.front();
+    }
+    const std::string name = ReadChoice(*f, "algorithm", CollectiveAlgorithmNames());
+    if (!Contains(implementing, name))
+    {
+        f->Fail("algorithm " + name + " does not implement " + op
+                + "; algorithms that do: " + JoinList(implementing));
+    }
+    return name;
+}
+
+/**
+ * \brief Parse one entry of `collectives` (its name is read by the caller).
+ * \param c the entry's mapping
+ * \param spec the collective, with `where` and `name` set
+ * \param topology the scenario's topology, or nullptr for a traffic file read alone (then
+ * `ranks: all` leaves the number of ranks unknown and the checks that need it are skipped)
+ * \throws SpecError at the offending key or value
+ */
+void
+ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topology)
+{
+    constexpr uint32_t maxChannels = CollectiveAlgorithm::MAX_CHANNELS;
+    spec.op = ReadChoice(c.Require("op"), "op", CollectiveOpNames());
+    spec.algorithm = ReadAlgorithm(c, spec.op);
+
+    // Keys that do not apply to this op and algorithm, in file order; then the required ones.
+    const bool hasMatrix = spec.op == "all-to-all" && c.Find("matrix") != nullptr;
+    for (const Field& f : c.Fields())
+    {
+        const std::string problem = CollectiveKeyProblem(f.key, spec.op, spec.algorithm, hasMatrix);
+        if (!problem.empty())
+        {
+            throw SpecError(f.KeyWhere(), problem);
+        }
+    }
+    if (spec.op == "send-recv")
+    {
+        c.Require("transfers");
+    }
+    else if (!hasMatrix)
+    {
+        spec.bytes = ReadBytes(c.Require("size"), true);
+    }
+    if (spec.algorithm == "hierarchical" && !c.Find("ranks_per_node"))
+    {
+        throw SpecError(c.Where(),
+                        "missing required key 'ranks_per_node' in collective (algorithm "
+                        "hierarchical needs the GPUs per node, e.g. the topology's "
+                        "gpus_per_server)");
+    }
+
+    // The ranks, and their number P when it is known.
+    spec.ranksWhere = spec.where;
+    if (const Field* f = c.Find("ranks"))
+    {
+        spec.ranks = ParseRanks(*f);
+        spec.ranksWhere = f->ValueWhere();
+    }
+    if (topology)
+    {
+        for (uint32_t r : spec.ranks)
+        {
+            if (r >= topology->gpus)
+            {
+                throw SpecError(spec.ranksWhere,
+                                "ranks: rank " + std::to_string(r) + " of collective '" + spec.name
+                                    + "' is out of range; the topology '" + topology->name
+                                    + "' has " + std::to_string(topology->gpus)
+                                    + " GPUs (indices 0 to " + std::to_string(topology->gpus - 1)
+                                    + ")");
+            }
+        }
+    }
+    const uint32_t ranks = !spec.ranks.empty() ? static_cast<uint32_t>(spec.ranks.size())
+                           : topology          ? topology->gpus
+                                               : 0;
+
+    spec.start = Seconds(0);
+    if (const Field* f = c.Find("start"))
+    {
+        spec.start = ReadTime(*f, false);
+    }
+    if (const Field* f = c.Find("channels"))
+    {
+        const uint64_t channels = ReadInteger(*f, 1, std::numeric_limits<uint64_t>::max());
+        spec.channels = static_cast<uint32_t>(std::min<uint64_t>(channels, maxChannels));
+        if (channels > maxChannels)
+        {
+            f->Fail("must be between 1 and " + std::to_string(maxChannels)
+                    + " (NCCL's MAXCHANNELS), got " + f->value.Scalar());
+        }
+    }
+    // NCCL's Simple-protocol chunk where the algorithm pipelines; 0 (whole messages) where
+    // it does not, so that no chunk check applies to it.
+    spec.chunkBytes
+        = Contains(CHUNKED_ALGORITHMS, spec.algorithm) ? WorkloadGroup::NCCL_CHUNK_BYTES : 0;
+    if (const Field* f = c.Find("chunk_size"))
+    {
+        spec.chunkBytes = ReadBytes(*f, false);
+        const uint64_t maxPieces = CollectiveAlgorithm::MAX_PIECES;
+        if (spec.chunkBytes > 0 && spec.bytes / spec.chunkBytes > maxPieces)
+        {
+            f->Fail("'" + f->value.Scalar() + "' cuts the " + std::to_string(spec.bytes)
+                    + " B buffer into more than " + std::to_string(maxPieces)
+                    + " pieces; use a larger chunk (or 0B for whole steps)");
+        }
+    }
+    if (const Field* f = c.Find("reduction_bandwidth"))
+    {
+        // gamma: seconds per reduced byte = 1 / (bytes per second).
+        spec.gammaSecondsPerByte = 8.0 / static_cast<double>(ReadRate(*f).GetBitRate());
+    }
+    if (const Field* f = c.Find("root"))
+    {
+        spec.root = ReadPosition(*f, ranks);
+    }
+    if (const Field* f = c.Find("ranks_per_node"))
+    {
+        spec.ranksPerNode = ReadCount(*f, 1);
+        if (ranks > 0 && ranks % spec.ranksPerNode != 0)
+        {
+            f->Fail("ranks_per_node " + std::to_string(spec.ranksPerNode) + " does not divide the "
+                    + std::to_string(ranks)
+                    + " ranks of the collective (ranks are node-major: node n holds positions n "
+                      "x ranks_per_node to (n + 1) x ranks_per_node - 1)");
+        }
+    }
+    if (const Field* f = c.Find("matrix"))
+    {
+        spec.matrix = ReadMatrix(*f, ranks, spec.bytes);
+    }
+    if (const Field* f = c.Find("transfers"))
+    {
+        spec.bytes = ReadTransfers(*f, ranks, spec);
+    }
+
+    // What only the algorithm knows (halving-doubling: a power-of-two P), once P is known.
+    if (ranks > 0)
+    {
+        WorkloadGroup g;
+        g.name = spec.name;
+        g.op = spec.op;
+        g.algorithm = spec.algorithm;
+        g.bytes = spec.bytes;
+        g.ranks = spec.ranks;
+        if (g.ranks.empty()) // `ranks: all`
+        {
+            for (uint32_t i = 0; i < ranks; ++i)
+            {
+                g.ranks.push_back(i);
+            }
+        }
+        g.channels = spec.channels;
+        g.chunkBytes = spec.chunkBytes;
+        g.gammaSecondsPerByte = spec.gammaSecondsPerByte;
+        g.root = spec.root;
+        g.ranksPerNode = spec.ranksPerNode;
+        g.matrix = spec.matrix;
+        for (std::size_t t = 0; t < spec.transferSrc.size(); ++t)
+        {
+            g.transfers.push_back(
+                WorkloadTransfer{spec.transferSrc[t], spec.transferDst[t], spec.transferBytes[t]});
+        }
+        const std::string problem = CreateCollectiveAlgorithm(spec.algorithm)->Validate(g);
+        if (!problem.empty())
+        {
+            const Field* algorithm = c.Find("algorithm");
+            throw SpecError(algorithm ? algorithm->ValueWhere() : spec.where,
+                            spec.algorithm + " " + spec.op + ": " + problem);
+        }
+    }
+}
+
+/**
  * \brief Parse a traffic mapping.
  * \param node the mapping
  * \param file the file it came from
  * \param defaultName the name when the mapping has none
+ * \param topology the scenario's topology, against which ranks and rank positions are
+ * checked; nullptr for a traffic file read alone
  * \return the traffic
  */
 TrafficSpec
-ParseTraffic(const YAML::Node& node, const std::string& file, const std::string& defaultName)
+ParseTraffic(const YAML::Node& node,
+             const std::string& file,
+             const std::string& defaultName,
+             const TopologySpec* topology = nullptr)
 {
-    static const std::map<std::string, std::string> hints = {
-        {"op", "'op' belongs in an entry of 'collectives'"},
-        {"size", "'size' belongs in an entry of 'collectives'"},
-        {"ranks", "'ranks' belongs in an entry of 'collectives'"},
-        {"algorithm", "'algorithm' belongs in an entry of 'collectives'"},
-        {"start", "'start' belongs in an entry of 'collectives'"},
-        {"gpus", "'gpus' belongs in the topology"},
-        {"seed", "'seed' belongs in the scenario file"},
-        {"stop_time", "'stop_time' belongs in the scenario file"},
-    };
+    static const std::map<std::string, std::string> hints = [] {
+        std::map<std::string, std::string> h = {
+            {"gpus", "'gpus' belongs in the topology"},
+            {"seed", "'seed' belongs in the scenario file"},
+            {"stop_time", "'stop_time' belongs in the scenario file"},
+        };
+        for (const auto& key : COLLECTIVE_KEYS)
+        {
+            if (!Contains(TRAFFIC_KEYS, key))
+            {
+                h[key] = "'" + key + "' belongs in an entry of 'collectives'";
+            }
+        }
+        return h;
+    }();
     const Mapping m(node, file, "traffic", TRAFFIC_KEYS, hints);
     TrafficSpec tr;
     tr.where = m.Where();
@@ -1925,6 +2501,16 @@ ParseTraffic(const YAML::Node& node, const std::string& file, const std::string&
         {"algo", "did you mean 'algorithm'?"},
         {"gpus", "did you mean 'ranks'?"},
         {"start_time", "did you mean 'start'?"},
+        {"num_channels", "did you mean 'channels'?"},
+        {"nchannels", "did you mean 'channels'?"},
+        {"chunk", "did you mean 'chunk_size'?"},
+        {"gamma", "write 'reduction_bandwidth' (a data rate; gamma = 1 / bandwidth)"},
+        {"reduce_bandwidth", "did you mean 'reduction_bandwidth'?"},
+        {"root_rank", "did you mean 'root'?"},
+        {"gpus_per_node", "did you mean 'ranks_per_node'?"},
+        {"gpus_per_server", "did you mean 'ranks_per_node'?"},
+        {"src", "'src' belongs in an entry of 'transfers'"},
+        {"dst", "'dst' belongs in an entry of 'transfers'"},
     };
     std::map<std::string, int> nameLines;
     std::size_t index = 0;
@@ -1955,24 +2541,7 @@ ParseTraffic(const YAML::Node& node, const std::string& file, const std::string&
                                 + std::to_string(dup->second) + "); names must be unique");
         }
         nameLines[spec.name] = spec.where.line;
-        spec.op = ReadChoice(c.Require("op"), "op", COLLECTIVE_OPS);
-        spec.algorithm = "ring";
-        if (const Field* f = c.Find("algorithm"))
-        {
-            spec.algorithm = ReadChoice(*f, "algorithm", COLLECTIVE_ALGORITHMS);
-        }
-        spec.bytes = ReadBytes(c.Require("size"), true);
-        spec.ranksWhere = spec.where;
-        if (const Field* f = c.Find("ranks"))
-        {
-            spec.ranks = ParseRanks(*f);
-            spec.ranksWhere = f->ValueWhere();
-        }
-        spec.start = Seconds(0);
-        if (const Field* f = c.Find("start"))
-        {
-            spec.start = ReadTime(*f, false);
-        }
+        ParseCollective(c, spec, topology);
         tr.collectives.push_back(spec);
         ++index;
     }
@@ -2020,6 +2589,165 @@ ResolveSection(const Field& f,
     return LoadYamlFile(file, what, &at, keys);
 }
 
+// --------------------------------------------------------------------- run options
+
+/**
+ * \ingroup ai-fabric
+ * \brief One key of the scenario's `dcqcn:` or `transport:` mapping: the ns-3 attribute it
+ * sets and how its value becomes that attribute's value string. The tables of these are the
+ * one list of such keys: the reader, the unknown-key message and the misplaced-key hints
+ * all take the keys from them.
+ */
+struct AttributeKey
+{
+    std::string key;                     //!< the YAML key
+    std::string attribute;               //!< the ns-3 attribute (of ns3::Dcqcn or RdmaTransport)
+    std::string (*read)(const Field& f); //!< reads and checks the value, returns its ns-3 text
+};
+
+/// \return the keys of `dcqcn:`, in documentation order (attributes of ns3::Dcqcn)
+const std::vector<AttributeKey>&
+DcqcnKeys()
+{
+    constexpr uint64_t u32 = std::numeric_limits<uint32_t>::max();
+    static const std::vector<AttributeKey> keys = {
+        {"alpha_gain",
+         "AlphaGain",
+         [](const Field& f) {
+             const double g = ReadFraction(f);
+             if (g == 0)
+             {
+                 f.Fail("must be greater than 0 (with g = 0 a CNP would never raise alpha), got "
+                        + f.value.Scalar());
+             }
+             return DoubleText(g);
+         }},
+        {"initial_alpha",
+         "InitialAlpha",
+         [](const Field& f) {
+             return DoubleText(ReadFraction(f));
+         }},
+        {"alpha_update_period",
+         "AlphaUpdatePeriod",
+         [](const Field& f) {
+             return PicoSecondsText(ReadTime(f, true));
+         }},
+        {"rate_increase_period",
+         "RateIncreasePeriod",
+         [](const Field& f) {
+             return PicoSecondsText(ReadTime(f, true));
+         }},
+        {"byte_counter",
+         "ByteCounter",
+         [](const Field& f) {
+             return std::to_string(ReadBytes(f, true));
+         }},
+        {"fast_recovery_steps",
+         "FastRecoverySteps",
+         [](const Field& f) {
+             return std::to_string(ReadInteger(f, 0, u32));
+         }},
+        {"rate_ai",
+         "RateAi",
+         [](const Field& f) {
+             return BitRateText(ReadRate(f, false));
+         }},
+        {"rate_hai",
+         "RateHai",
+         [](const Field& f) {
+             return BitRateText(ReadRate(f, false));
+         }},
+        {"min_rate",
+         "MinRate",
+         [](const Field& f) {
+             return BitRateText(ReadRate(f, true));
+         }},
+        {"cnp_interval",
+         "CnpInterval",
+         [](const Field& f) {
+             return PicoSecondsText(ReadTime(f, false));
+         }},
+    };
+    return keys;
+}
+
+/// \return the go-back-N keys of `transport:` (attributes of ns3::RdmaTransport)
+const std::vector<AttributeKey>&
+TransportKeys()
+{
+    constexpr uint64_t u32 = std::numeric_limits<uint32_t>::max();
+    static const std::vector<AttributeKey> keys = {
+        {"ack_interval",
+         "AckInterval",
+         [](const Field& f) {
+             return std::to_string(ReadInteger(f, 1, u32));
+         }},
+        {"send_window",
+         "SendWindow",
+         [](const Field& f) {
+             return std::to_string(ReadInteger(f, 0, u32));
+         }},
+        {"retransmit_timeout",
+         "RetransmitTimeout",
+         [](const Field& f) {
+             return PicoSecondsText(ReadTime(f, true));
+         }},
+    };
+    return keys;
+}
+
+/**
+ * \param table a key table
+ * \param first keys to put first
+ * \return \p first, then the table's keys
+ */
+std::vector<std::string>
+KeyNames(const std::vector<AttributeKey>& table, const std::vector<std::string>& first = {})
+{
+    std::vector<std::string> names = first;
+    for (const auto& k : table)
+    {
+        names.push_back(k.key);
+    }
+    return names;
+}
+
+/**
+ * \brief Read a `dcqcn:` or `transport:` mapping's attribute keys, in table order.
+ * \param m the mapping
+ * \param table its keys
+ * \return the (attribute, value) pairs of the keys given
+ */
+std::vector<std::pair<std::string, std::string>>
+ReadAttributes(const Mapping& m, const std::vector<AttributeKey>& table)
+{
+    std::vector<std::pair<std::string, std::string>> attributes;
+    for (const auto& k : table)
+    {
+        if (const Field* f = m.Find(k.key))
+        {
+            attributes.emplace_back(k.attribute, k.read(*f));
+        }
+    }
+    return attributes;
+}
+
+/// \return hints for keys of `dcqcn:` and `transport:` written in the wrong place
+std::map<std::string, std::string>
+RunOptionHints()
+{
+    std::map<std::string, std::string> h;
+    for (const auto& k : DcqcnKeys())
+    {
+        h[k.key] = "'" + k.key + "' belongs under 'dcqcn:'";
+    }
+    for (const auto& key : KeyNames(TransportKeys(), {"reliability"}))
+    {
+        h[key] = "'" + key + "' belongs under 'transport:'";
+    }
+    return h;
+}
+
 } // namespace
 
 TopologySpec
@@ -2057,21 +2785,43 @@ ScenarioSpec
 ReadScenarioFile(const std::string& path)
 {
     static const std::map<std::string, std::string> hints = [] {
-        std::map<std::string, std::string> h = {
+        std::map<std::string, std::string> h = RunOptionHints();
+        h.insert({
             {"collectives", "'collectives' belongs in the traffic"},
             {"rng_seed", "did you mean 'seed'?"},
             {"duration", "did you mean 'stop_time'?"},
             {"sim_time", "did you mean 'stop_time'?"},
             {"topo", "did you mean 'topology'?"},
             {"workload", "did you mean 'traffic'?"},
-        };
+            {"cc", "did you mean 'congestion_control'?"},
+        });
         for (const auto& key : TopologyKeyNames())
         {
-            if (std::find(SCENARIO_KEYS.begin(), SCENARIO_KEYS.end(), key) == SCENARIO_KEYS.end())
+            if (!Contains(SCENARIO_KEYS, key))
             {
                 h[key] = "'" + key + "' belongs in the topology";
             }
         }
+        return h;
+    }();
+    static const std::map<std::string, std::string> dcqcnHints = {
+        {"g", "did you mean 'alpha_gain'?"},
+        {"kmin", "ECN thresholds are link keys: write 'ecn_kmin' under the topology's 'link:'"},
+        {"kmax", "ECN thresholds are link keys: write 'ecn_kmax' under the topology's 'link:'"},
+        {"ecn_kmin", "'ecn_kmin' belongs under the topology's 'link:'"},
+        {"ecn_kmax", "'ecn_kmax' belongs under the topology's 'link:'"},
+        {"ecn_pmax", "'ecn_pmax' belongs under the topology's 'link:'"},
+        {"enabled", "switch DCQCN on or off with 'congestion_control' in the scenario"},
+    };
+    static const std::map<std::string, std::string> transportHints = [] {
+        std::map<std::string, std::string> h;
+        for (const auto& k : DcqcnKeys())
+        {
+            h[k.key] = "'" + k.key + "' belongs under 'dcqcn:'";
+        }
+        h["rto"] = "did you mean 'retransmit_timeout'?";
+        h["window"] = "did you mean 'send_window'?";
+        h["congestion_control"] = "'congestion_control' belongs in the scenario file";
         return h;
     }();
     const YAML::Node root = LoadYamlFile(path, "scenario", nullptr, SCENARIO_KEYS);
@@ -2100,34 +2850,107 @@ ReadScenarioFile(const std::string& path)
         s.forwarding = ReadChoice(*f, "forwarding", FORWARDING_MODES);
     }
 
+    // Congestion control and transport. Keys that would be ignored are errors: here when
+    // the choice is explicit, after the topology when it is `auto`.
+    s.congestionControl = "auto";
+    if (const Field* f = m.Find("congestion_control"))
+    {
+        s.congestionControl = ReadChoice(*f, "congestion control", CONGESTION_CONTROLS);
+    }
+    const Field* dcqcn = m.Find("dcqcn");
+    if (dcqcn)
+    {
+        if (s.congestionControl == "none")
+        {
+            throw SpecError(dcqcn->KeyWhere(),
+                            "'dcqcn' sets DCQCN parameters, but congestion_control is none; "
+                            "remove it, or set congestion_control to dcqcn");
+        }
+        if (!dcqcn->value.IsMap())
+        {
+            dcqcn->Fail("expected a mapping of DCQCN parameters (e.g. 'min_rate: 1Gbps' on the "
+                        "next line, indented), got "
+                        + Describe(dcqcn->value));
+        }
+        const Mapping d(dcqcn->value, path, "dcqcn", KeyNames(DcqcnKeys()), dcqcnHints);
+        s.dcqcnAttributes = ReadAttributes(d, DcqcnKeys());
+    }
+    s.reliability = "auto";
+    std::string goBackNKey; // the first go-back-N key given ("" if none), and where
+    SpecLocation goBackNWhere;
+    if (const Field* f = m.Find("transport"))
+    {
+        if (!f->value.IsMap())
+        {
+            f->Fail("expected a mapping (e.g. 'reliability: go-back-n' on the next line, "
+                    "indented), got "
+                    + Describe(f->value));
+        }
+        const Mapping t(f->value,
+                        path,
+                        "transport",
+                        KeyNames(TransportKeys(), {"reliability"}),
+                        transportHints);
+        if (const Field* r = t.Find("reliability"))
+        {
+            s.reliability = ReadChoice(*r, "reliability", RELIABILITY_MODES);
+        }
+        for (const Field& k : t.Fields())
+        {
+            if (k.key != "reliability")
+            {
+                goBackNKey = k.key;
+                goBackNWhere = k.KeyWhere();
+                break;
+            }
+        }
+        if (!goBackNKey.empty() && s.reliability == "none")
+        {
+            throw SpecError(goBackNWhere,
+                            "'" + goBackNKey
+                                + "' applies only to go-back-n reliability, but reliability is "
+                                  "none (a lossless fabric needs no ACKs or retransmissions)");
+        }
+        s.transportAttributes = ReadAttributes(t, TransportKeys());
+    }
+
     std::string file;
     std::string defaultName;
     const Field& topo = m.Require("topology");
     const Field& traffic = m.Require("traffic");
 
     YAML::Node node = ResolveSection(topo, path, "topology", TopologyKeyNames(), file, defaultName);
-    s.topology
-        = ParseTopology(node, file, defaultName.empty() ? s.name + "-topology" : defaultName);
-
-    node = ResolveSection(traffic, path, "traffic", TRAFFIC_KEYS, file, defaultName);
-    s.traffic = ParseTraffic(node, file, defaultName.empty() ? s.name + "-traffic" : defaultName);
-
-    // Cross-checks: the traffic against the topology.
-    for (const auto& c : s.traffic.collectives)
+    TopologyFacts facts;
+    s.topology = ParseTopology(node,
+                               file,
+                               defaultName.empty() ? s.name + "-topology" : defaultName,
+                               &facts);
+    if (dcqcn && s.congestionControl == "auto" && !facts.marksEcn)
     {
-        for (uint32_t r : c.ranks)
-        {
-            if (r >= s.topology.gpus)
-            {
-                throw SpecError(c.ranksWhere,
-                                "ranks: rank " + std::to_string(r) + " of collective '" + c.name
-                                    + "' is out of range; the topology '" + s.topology.name
-                                    + "' has " + std::to_string(s.topology.gpus)
-                                    + " GPUs (indices 0 to " + std::to_string(s.topology.gpus - 1)
-                                    + ")");
-            }
-        }
+        throw SpecError(dcqcn->KeyWhere(),
+                        "'dcqcn' sets DCQCN parameters, but congestion_control is auto and no "
+                        "link of the topology '"
+                            + s.topology.name
+                            + "' marks ECN (ecn_kmin 0), so DCQCN is off; set "
+                              "congestion_control: dcqcn, or give the links ECN thresholds");
     }
+    if (!goBackNKey.empty() && s.reliability == "auto" && !facts.lossy)
+    {
+        throw SpecError(goBackNWhere,
+                        "'" + goBackNKey
+                            + "' applies only to go-back-n reliability, but reliability is auto "
+                              "and every link of the topology '"
+                            + s.topology.name
+                            + "' is lossless (flow_control credit or pfc), so it is none; set "
+                              "reliability: go-back-n to use it");
+    }
+
+    // The traffic, checked against the topology (ranks, rank positions, the algorithm).
+    node = ResolveSection(traffic, path, "traffic", TRAFFIC_KEYS, file, defaultName);
+    s.traffic = ParseTraffic(node,
+                             file,
+                             defaultName.empty() ? s.name + "-traffic" : defaultName,
+                             &s.topology);
     return s;
 }
 

@@ -18,8 +18,19 @@ namespace ns3
  *
  * The format is documented in docs/scenario-format.md. `topology` and
  * `traffic` are either paths relative to the scenario file's directory or
- * inline mappings. After loading, the traffic is checked against the topology:
- * every rank must be a GPU index below `gpus` (the graph's GPU count).
+ * inline mappings. The topology is read first, and the traffic is checked
+ * against it: every rank must be a GPU index below `gpus` (the graph's GPU
+ * count), and with `ranks: all` the checks that need the number of ranks P
+ * (rank positions of `root`, `matrix` and `transfers`, `ranks_per_node`, the
+ * algorithm's own CollectiveAlgorithm::Validate()) run with P = `gpus`.
+ *
+ * The run options `congestion_control`, `dcqcn` and `transport` fill
+ * ScenarioSpec::congestionControl, dcqcnAttributes (ns3::Dcqcn attribute
+ * names with exact ns-3 value strings: "55000000ps", "20000000000bps",
+ * "10000000", "0.00390625"), reliability and transportAttributes (of
+ * ns3::RdmaTransport). Keys that would be ignored are errors: `dcqcn` unless
+ * DCQCN runs, go-back-N keys unless go-back-N runs, `auto` being resolved as
+ * the runner does (from the built graph's link profiles).
  *
  * Every user error (missing or unreadable file, malformed YAML, unknown or
  * missing key, wrong type, bad unit, impossible value) is thrown as a
@@ -76,8 +87,12 @@ TopologySpec ReadTopologyOrScenarioFile(const std::string& path);
  * \ingroup ai-fabric
  * \brief Read a traffic file (traffic/ *.yaml) on its own.
  *
- * Checks everything that does not need the topology (ranks distinct, at least
- * two); ranks against `gpus` are checked by ReadScenarioFile().
+ * Checks everything that does not need the topology: ranks distinct, at least
+ * two; every collective key against its op and algorithm (CollectiveOpNames(),
+ * CollectiveAlgorithmNames(), CollectiveAlgorithm::Supports()); and, when the
+ * collective lists its ranks, what needs their number P (rank positions, the
+ * matrix's shape, `ranks_per_node`, CollectiveAlgorithm::Validate()). With
+ * `ranks: all`, P and ranks against `gpus` are checked by ReadScenarioFile().
  *
  * \param path the traffic file
  * \return the traffic, with defaults filled in (name = file stem if absent)
