@@ -5,6 +5,7 @@
 #define AI_FABRIC_MOE_ROUTING_H
 
 #include "ns3/ptr.h"
+#include "ns3/random-variable-stream.h"
 
 #include <cstdint>
 #include <string>
@@ -12,8 +13,6 @@
 
 namespace ns3
 {
-
-class UniformRandomVariable;
 
 /**
  * \ingroup ai-fabric
