@@ -7,6 +7,7 @@
 #include "spec-error.h"
 
 #include "ns3/link-profile.h"
+#include "ns3/training-workload.h"
 #include "ns3/nstime.h"
 
 #include <cstdint>
@@ -152,6 +153,10 @@ struct CollectiveSpec
     std::vector<uint32_t> transferSrc; //!< send-recv: source positions in ranks
     std::vector<uint32_t> transferDst; //!< send-recv: destination positions in ranks
     std::vector<uint64_t> transferBytes; //!< send-recv: payload bytes per transfer
+    bool sweep{false};                   //!< nccl-tests-style sweep: one run per size
+    uint64_t sweepMinBytes{0};           //!< sweep: first size, bytes
+    uint64_t sweepMaxBytes{0};           //!< sweep: last size (inclusive when reached), bytes
+    uint32_t sweepFactor{2};             //!< sweep: each size is the previous times this
 };
 
 /**
@@ -163,6 +168,12 @@ struct TrafficSpec
     SpecLocation where;                      //!< location of the traffic mapping
     std::string name;                        //!< free-form name (defaults to the file's stem)
     std::vector<CollectiveSpec> collectives; //!< collectives, in file order
+    bool hasTraining{false};                 //!< a training job (the `training:` mapping)
+    TrainingSpec training;                   //!< the job, when hasTraining
+    SpecLocation trainingWhere;              //!< location of the `training:` mapping
+    std::string locality{"leaf"};            //!< locality domain for expert placement:
+                                             //!< leaf, server or group (GpuLocalityDomains)
+    uint32_t iterations{1};                  //!< training iterations, chained per rank
 };
 
 /**
