@@ -494,7 +494,7 @@ TEST(ResultsWriter, SummaryJsonHasEveryKey)
     {
         EXPECT_NE(text.find(std::string("\"") + key + "\": "), std::string::npos) << key;
     }
-    EXPECT_EQ(text.rfind("{\n  \"schema_version\": 1,\n", 0), 0u);
+    EXPECT_EQ(text.rfind("{\n  \"schema_version\": 2,\n", 0), 0u);
     EXPECT_EQ(text.back(), '\n');
 }
 

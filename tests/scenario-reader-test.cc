@@ -22,6 +22,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/spec-error.h"
 #include "ns3/string.h"
+#include "ns3/training-workload.h"
 #include "ns3/uinteger.h"
 #include "ns3/units.h"
 #include "ns3/workload.h"
@@ -2543,3 +2544,363 @@ TEST(SpecLocation, FormatsWhatIsKnown)
 }
 
 } // namespace
+
+// ---------------------------------------------------------------------------
+// Training jobs and collective sweeps
+// ---------------------------------------------------------------------------
+
+TEST_F(ScratchDir, EveryTrainingKeyLandsInTheSpec)
+{
+    const std::string path = Write("t.yaml",
+                                   "training:\n"
+                                   "  name: job\n"
+                                   "  layers: 8\n"
+                                   "  hidden: 1024\n"
+                                   "  sequence: 512\n"
+                                   "  micro_batch_size: 2\n"
+                                   "  bytes_per_element: 4\n"
+                                   "  ffn_hidden: 3000\n"
+                                   "  vocabulary: 32000\n"
+                                   "  parameters: 70000000000\n"
+                                   "  moe_layers: 4\n"
+                                   "  experts: 8\n"
+                                   "  top_k: 2\n"
+                                   "  capacity_factor: 1.25\n"
+                                   "  expert_ffn_hidden: 1408\n"
+                                   "  dispatch_bytes_per_element: 1\n"
+                                   "  combine_bytes_per_element: 2\n"
+                                   "  routing: {distribution: zipf, zipf_exponent: 1.2, "
+                                   "affinity_groups: 2}\n"
+                                   "  expert_placement: topology-aware\n"
+                                   "  peak_flops: 989TFLOPS\n"
+                                   "  mfu: 0.4\n"
+                                   "  tp: 2\n"
+                                   "  pp: 2\n"
+                                   "  dp: 4\n"
+                                   "  ep: 2\n"
+                                   "  sequence_parallel: true\n"
+                                   "  rank_order: tp, dp, pp\n"
+                                   "  gpus_per_server: 4\n"
+                                   "  tp_in_server: false\n"
+                                   "  schedule: interleaved\n"
+                                   "  micro_batches: 4\n"
+                                   "  virtual_stages: 2\n"
+                                   "  tp_algorithm: ring\n"
+                                   "  tp_channels: 2\n"
+                                   "  dp_algorithm: tree\n"
+                                   "  dp_channels: 4\n"
+                                   "  chunk_bytes: 1MiB\n"
+                                   "  bucket_bytes: 40MiB\n"
+                                   "  overlap_grad_reduce: false\n"
+                                   "  grad_bytes_per_element: 4\n"
+                                   "locality: server\n"
+                                   "iterations: 3\n");
+    const ns3::TrafficSpec tr = ns3::ReadTrafficFile(path);
+    ASSERT_TRUE(tr.hasTraining);
+    EXPECT_TRUE(tr.collectives.empty());
+    EXPECT_EQ(tr.trainingWhere.line, 2);
+    EXPECT_EQ(tr.locality, "server");
+    EXPECT_EQ(tr.iterations, 3U);
+    const ns3::TrainingSpec& t = tr.training;
+    EXPECT_EQ(t.name, "job");
+    EXPECT_EQ(t.layers, 8U);
+    EXPECT_EQ(t.hidden, 1024U);
+    EXPECT_EQ(t.sequence, 512U);
+    EXPECT_EQ(t.microBatchSize, 2U);
+    EXPECT_EQ(t.bytesPerElement, 4U);
+    EXPECT_EQ(t.ffnHidden, 3000U);
+    EXPECT_EQ(t.vocabulary, 32000U);
+    EXPECT_EQ(t.parameters, 70000000000ULL);
+    EXPECT_EQ(t.moeLayers, 4U);
+    EXPECT_EQ(t.experts, 8U);
+    EXPECT_EQ(t.topK, 2U);
+    EXPECT_DOUBLE_EQ(t.capacityFactor, 1.25);
+    EXPECT_EQ(t.expertFfnHidden, 1408U);
+    EXPECT_EQ(t.dispatchBytesPerElement, 1U);
+    EXPECT_EQ(t.combineBytesPerElement, 2U);
+    EXPECT_EQ(t.routing.distribution, "zipf");
+    EXPECT_DOUBLE_EQ(t.routing.zipfExponent, 1.2);
+    EXPECT_EQ(t.routing.affinityGroups, 2U);
+    EXPECT_EQ(t.expertPlacement, "topology-aware");
+    EXPECT_DOUBLE_EQ(t.peakFlops, 989e12);
+    EXPECT_DOUBLE_EQ(t.mfu, 0.4);
+    EXPECT_EQ(t.tp, 2U);
+    EXPECT_EQ(t.pp, 2U);
+    EXPECT_EQ(t.dp, 4U);
+    EXPECT_EQ(t.ep, 2U);
+    EXPECT_TRUE(t.sequenceParallel);
+    EXPECT_EQ(t.rankOrder, "tp,dp,pp");
+    EXPECT_EQ(t.gpusPerServer, 4U);
+    EXPECT_FALSE(t.tpInServer);
+    EXPECT_EQ(t.schedule, "interleaved");
+    EXPECT_EQ(t.microBatches, 4U);
+    EXPECT_EQ(t.virtualStages, 2U);
+    EXPECT_EQ(t.tpAlgorithm, "ring");
+    EXPECT_EQ(t.tpChannels, 2U);
+    EXPECT_EQ(t.dpAlgorithm, "tree");
+    EXPECT_EQ(t.dpChannels, 4U);
+    EXPECT_EQ(t.chunkBytes, 1ULL << 20);
+    EXPECT_EQ(t.bucketBytes, 40ULL << 20);
+    EXPECT_FALSE(t.overlapGradReduce);
+    EXPECT_EQ(t.gradBytesPerElement, 4U);
+}
+
+TEST_F(ScratchDir, TrainingDefaultsAndRoutingForms)
+{
+    const std::string base = "training:\n  layers: 4\n  hidden: 64\n  sequence: 8\n"
+                             "  peak_flops: 1e12\n";
+    ns3::TrafficSpec tr = ns3::ReadTrafficFile(Write("a.yaml", base));
+    const ns3::TrainingSpec defaults;
+    EXPECT_EQ(tr.training.name, "train");
+    EXPECT_DOUBLE_EQ(tr.training.peakFlops, 1e12);
+    EXPECT_EQ(tr.training.schedule, defaults.schedule);
+    EXPECT_EQ(tr.training.bucketBytes, 25ULL << 20);
+    EXPECT_TRUE(tr.training.overlapGradReduce);
+    EXPECT_EQ(tr.training.gpusPerServer, 0U);
+    EXPECT_EQ(tr.locality, "leaf");
+    EXPECT_EQ(tr.iterations, 1U);
+
+    // peak_flops units, and routing as a bare name, hot-expert and a matrix.
+    const std::vector<std::pair<std::string, double>> flops = {{"989TFLOPS", 989e12},
+                                                               {"1.5 PFLOPS", 1.5e15},
+                                                               {"312TFLOP/s", 312e12},
+                                                               {"2e9", 2e9},
+                                                               {"400GFLOPS", 400e9}};
+    for (const auto& [text, value] : flops)
+    {
+        tr = ns3::ReadTrafficFile(Write("f.yaml",
+                                        "training:\n  layers: 4\n  hidden: 64\n  sequence: 8\n"
+                                        "  peak_flops: "
+                                            + text + "\n"));
+        EXPECT_DOUBLE_EQ(tr.training.peakFlops, value) << text;
+    }
+    const std::string moe = base + "  dp: 2\n  moe_layers: 2\n  experts: 4\n  ep: 2\n";
+    tr = ns3::ReadTrafficFile(Write("r1.yaml", moe + "  routing: uniform\n"));
+    EXPECT_EQ(tr.training.routing.distribution, "uniform");
+    tr = ns3::ReadTrafficFile(
+        Write("r2.yaml", moe + "  routing: {distribution: hot-expert, hot_fraction: 0.7}\n"));
+    EXPECT_EQ(tr.training.routing.distribution, "hot-expert");
+    EXPECT_DOUBLE_EQ(tr.training.routing.hotFraction, 0.7);
+    tr = ns3::ReadTrafficFile(
+        Write("r3.yaml",
+              moe + "  routing: {distribution: matrix, matrix: [[1, 2, 3, 4], [5, 6, 7, 8]]}\n"));
+    EXPECT_EQ(tr.training.routing.matrix, (std::vector<uint64_t>{1, 2, 3, 4, 5, 6, 7, 8}));
+
+    // rank_gpus.
+    tr = ns3::ReadTrafficFile(Write("g.yaml", base + "  dp: 2\n  rank_gpus: [3, 1]\n"));
+    EXPECT_EQ(tr.training.rankGpus, (std::vector<uint32_t>{3, 1}));
+}
+
+TEST_F(ScratchDir, TrainingValuesAreCheckedAtTheirKey)
+{
+    const std::string base = "training:\n  layers: 4\n  hidden: 64\n  sequence: 8\n"
+                             "  peak_flops: 1e12\n";
+    // {extra lines, fragment, line, column}
+    const std::vector<std::tuple<std::string, std::string, int, int>> cases = {
+        {"  mfu: 0\n", "must be in (0, 1]", 6, 8},
+        {"  mfu: 1.5\n", "must be between 0 and 1", 6, 8},
+        {"  tp: 0\n", "must be at least 1", 6, 7},
+        {"  rank_order: tp,tp,dp\n", "is not a permutation of tp, pp and dp", 6, 15},
+        {"  dp: 2\n  rank_gpus: [0, 0]\n", "GPU 0 appears twice", 7, 18},
+        {"  dp: 2\n  rank_gpus: [0, 1, 2]\n", "lists 3 GPUs, but TP x PP x DP", 7, 14},
+        {"  virtual_stages: 2\n", "'virtual_stages' applies only to schedule interleaved", 6, 3},
+        {"  pp: 2\n  schedule: interleaved\n", "needs 'virtual_stages'", 7, 3},
+        {"  layers_x: 1\n", "unknown key 'layers_x' in training", 6, 3},
+        {"  ffn: 1\n", "did you mean 'ffn_hidden'?", 6, 3},
+        {"  locality: leaf\n", "belongs in the traffic mapping", 6, 3},
+        {"  pp: 3\n", "the 4 layers do not divide evenly over 3 stages", 2, 3},
+        {"  dp: 4\n  moe_layers: 1\n  experts: 4\n  ep: 3\n",
+         "expert-parallel degree 3 must divide",
+         9,
+         3},
+        {"  moe_layers: 1\n  experts: 4\n  top_k: 5\n", "top-k must be between 1", 8, 3},
+        {"  moe_layers: 1\n  experts: 4\n  routing: {distribution: uniform, hot_fraction: "
+         "0.5}\n",
+         "'hot_fraction' applies only to distribution hot-expert",
+         8,
+         36},
+        {"  bucket_bytes: 0B\n", "must be greater than 0", 6, 17},
+        {"  tp: 2\n  sequence_parallel: true\n  tp_algorithm: binomial\n",
+         "tensor-parallel algorithm 'binomial' does not implement 'reduce-scatter'",
+         8,
+         3},
+    };
+    for (const auto& [extra, fragment, line, column] : cases)
+    {
+        const std::string path = Write("t.yaml", base + extra);
+        try
+        {
+            ns3::ReadTrafficFile(path);
+            ADD_FAILURE() << extra << ": no SpecError";
+        }
+        catch (const SpecError& e)
+        {
+            EXPECT_NE(e.Message().find(fragment), std::string::npos) << extra << e.what();
+            EXPECT_EQ(e.Where().line, line) << extra << e.what();
+            EXPECT_EQ(e.Where().column, column) << extra << e.what();
+        }
+    }
+}
+
+TEST_F(ScratchDir, TrainingIsCheckedAgainstTheTopology)
+{
+    // gpus_per_server comes from the topology's servers when absent.
+    Write("t.yaml",
+          "training:\n  layers: 4\n  hidden: 64\n  sequence: 8\n  peak_flops: 1e12\n"
+          "  tp: 8\n  dp: 2\n");
+    const ns3::ScenarioSpec s = ns3::ReadScenarioFile(
+        Write("s.yaml",
+              "topology: {kind: single-switch, gpus: 16, gpus_per_server: 8, nvlink: true}\n"
+              "traffic: t.yaml\n"));
+    EXPECT_EQ(s.traffic.training.gpusPerServer, 8U);
+    // A TP group across servers is located at the key to change.
+    Write("t2.yaml",
+          "training:\n  layers: 4\n  hidden: 64\n  sequence: 8\n  peak_flops: 1e12\n"
+          "  tp: 8\n  dp: 2\n  rank_order: dp,tp,pp\n");
+    try
+    {
+        ns3::ReadScenarioFile(
+            Write("s2.yaml",
+                  "topology: {kind: single-switch, gpus: 16, gpus_per_server: 8, nvlink: true}\n"
+                  "traffic: t2.yaml\n"));
+        ADD_FAILURE() << "no SpecError";
+    }
+    catch (const SpecError& e)
+    {
+        EXPECT_NE(e.Message().find("spans NVLink domains"), std::string::npos) << e.what();
+        EXPECT_EQ(Normal(e.Where().file), Normal(m_dir / "t2.yaml"));
+        EXPECT_EQ(e.Where().line, 8) << e.what();
+    }
+}
+
+TEST_F(ScratchDir, SweepKeysLandInTheSpec)
+{
+    ns3::TrafficSpec tr = ns3::ReadTrafficFile(
+        Write("t.yaml",
+              "collectives:\n  - op: all-reduce\n    sweep: {min: 1KiB, max: 1GiB, factor: 4}\n"
+              "  - op: all-gather\n    sweep: {min: 8B, max: 8B}\n"));
+    ASSERT_EQ(tr.collectives.size(), 2U);
+    EXPECT_TRUE(tr.collectives[0].sweep);
+    EXPECT_EQ(tr.collectives[0].sweepMinBytes, 1024U);
+    EXPECT_EQ(tr.collectives[0].sweepMaxBytes, 1ULL << 30);
+    EXPECT_EQ(tr.collectives[0].sweepFactor, 4U);
+    EXPECT_EQ(tr.collectives[0].bytes, 1024U);
+    EXPECT_EQ(tr.collectives[1].sweepFactor, 2U);
+    EXPECT_EQ(tr.collectives[1].sweepMinBytes, tr.collectives[1].sweepMaxBytes);
+    EXPECT_FALSE(tr.hasTraining);
+
+    // Training and collectives together.
+    tr = ns3::ReadTrafficFile(Write("b.yaml",
+                                    "collectives:\n  - op: all-reduce\n    size: 1MiB\n"
+                                    "training:\n  layers: 2\n  hidden: 64\n  sequence: 8\n"
+                                    "  peak_flops: 1e12\n"));
+    EXPECT_TRUE(tr.hasTraining);
+    EXPECT_EQ(tr.collectives.size(), 1U);
+
+    // A sweep does not apply where the sizes come from elsewhere.
+    EXPECT_THROW(ns3::ReadTrafficFile(
+                     Write("c.yaml",
+                           "collectives:\n  - op: send-recv\n    transfers: [{src: 0, dst: 1, "
+                           "size: 1B}]\n    sweep: {min: 1B, max: 2B}\n")),
+                 SpecError);
+}
+
+TEST(SampleFiles, TrainingSamplesFitTheirTopologies)
+{
+    const std::vector<std::pair<std::string, std::string>> samples = {
+        {"dense-70b-tp8-pp4-dp2-1f1b.yaml",
+         "{kind: single-switch, gpus: 64, gpus_per_server: 8, nvlink: true}"},
+        {"moe-mixtral-like-random.yaml", "leaf-spine-4x4-ndr.yaml"},
+        {"moe-mixtral-like-topology-aware.yaml", "leaf-spine-4x4-ndr.yaml"},
+        {"moe-deepseek-like-random.yaml", "leaf-spine-4x4-ndr.yaml"},
+        {"moe-deepseek-like-topology-aware.yaml", "leaf-spine-4x4-ndr.yaml"},
+    };
+    const fs::path dir
+        = fs::temp_directory_path() / ("ai-fabric-training-samples-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    for (const auto& [traffic, topology] : samples)
+    {
+        const std::string topo
+            = topology[0] == '{' ? topology : (SourceDir() / "topologies" / topology).string();
+        const fs::path scenario = dir / "s.yaml";
+        std::ofstream(scenario) << "topology: " << topo
+                                << "\ntraffic: " << (SourceDir() / "traffic" / traffic).string()
+                                << "\n";
+        try
+        {
+            const ns3::ScenarioSpec s = ns3::ReadScenarioFile(scenario.string());
+            EXPECT_TRUE(s.traffic.hasTraining) << traffic;
+        }
+        catch (const SpecError& e)
+        {
+            ADD_FAILURE() << traffic << ": " << e.what();
+        }
+    }
+    // The twins differ only in the placement.
+    const auto a
+        = ns3::ReadTrafficFile((SourceDir() / "traffic" / "moe-mixtral-like-random.yaml").string());
+    const auto b = ns3::ReadTrafficFile(
+        (SourceDir() / "traffic" / "moe-mixtral-like-topology-aware.yaml").string());
+    EXPECT_EQ(a.training.expertPlacement, "random");
+    EXPECT_EQ(b.training.expertPlacement, "topology-aware");
+    EXPECT_EQ(a.training.experts, 8U);
+    EXPECT_EQ(a.training.topK, 2U);
+    EXPECT_EQ(a.training.routing.distribution, "zipf");
+    const auto sweep
+        = ns3::ReadTrafficFile((SourceDir() / "traffic" / "allreduce-ring-sweep.yaml").string());
+    ASSERT_EQ(sweep.collectives.size(), 1U);
+    EXPECT_EQ(sweep.collectives[0].sweepMinBytes, 1024U);
+    EXPECT_EQ(sweep.collectives[0].sweepMaxBytes, 256ULL << 20);
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+}
+
+TEST_F(ScratchDir, MoeRoutingMatrixFromCsv)
+{
+    // The mixtral-like sample with its routing taken from a CSV file beside it.
+    std::ifstream in(std::string(AI_FABRIC_SOURCE_DIR) + "/traffic/moe-mixtral-like-random.yaml");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string yaml = text.str();
+    const std::string from
+        = "    distribution: zipf\n    zipf_exponent: 1.2\n    affinity_groups: 2\n";
+    ASSERT_NE(yaml.find(from), std::string::npos);
+    yaml.replace(yaml.find(from),
+                 from.size(),
+                 "    distribution: matrix\n    matrix: routing.csv\n");
+    std::string csv = "# 8 EP ranks x 8 experts, token copies\n";
+    for (int r = 0; r < 8; ++r)
+    {
+        for (int e = 0; e < 8; ++e)
+        {
+            csv += (e ? "," : "") + std::to_string(r == e ? 100 : 10 + e);
+        }
+        csv += "\n";
+    }
+    Write("routing.csv", csv);
+    const std::string traffic = Write("moe.yaml", yaml);
+    const ns3::TrafficSpec t = ns3::ReadTrafficFile(traffic);
+    ASSERT_EQ(t.training.routing.matrix.size(), 64u);
+    EXPECT_EQ(t.training.routing.matrix[0], 100u);
+    EXPECT_EQ(t.training.routing.matrix[1], 11u);
+    EXPECT_EQ(t.training.routing.matrix[63], 100u);
+
+    // A bad cell is reported in the CSV, by line and column.
+    std::string bad = csv;
+    bad.replace(bad.find("100,11"), 6, "100,x1");
+    Write("routing.csv", bad);
+    try
+    {
+        ns3::ReadTrafficFile(traffic);
+        FAIL() << "no SpecError";
+    }
+    catch (const SpecError& e)
+    {
+        EXPECT_NE(e.Where().file.find("routing.csv"), std::string::npos) << e.what();
+        EXPECT_EQ(e.Where().line, 2);
+        EXPECT_EQ(e.Where().column, 5);
+    }
+    // A missing row is named too.
+    Write("routing.csv", csv.substr(0, csv.rfind('\n', csv.size() - 2) + 1));
+    EXPECT_THROW(ns3::ReadTrafficFile(traffic), SpecError);
+}

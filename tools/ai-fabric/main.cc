@@ -59,8 +59,10 @@ Usage:
 
 Commands:
   run        Build the scenario's fabric, run its traffic packet by packet, and
-             write DIR/summary.json, DIR/flows.csv and DIR/ports.csv; print a
-             summary table.
+             write DIR/summary.json, DIR/flows.csv, DIR/ports.csv and
+             DIR/trace.json (Chrome trace; DIR/ranks.csv for a training job);
+             print a summary table. A collective with a sweep runs once per
+             size (nccl-tests style) and also writes DIR/sweep.csv.
   analyze    Build the fabric of a topology file (or of a scenario file's
              topology) without simulating it and print its analysis: counts
              per tier and link class, oversubscription per tier, diameter and
@@ -172,7 +174,10 @@ Run(const std::vector<std::string>& args)
 
     ns3::RunOptions options;
     options.progress = !quiet && isatty(STDERR_FILENO);
-    const ns3::RunResults results = ns3::RunScenario(spec, options);
+    // A swept collective (nccl-tests style) runs once per size, each its own simulation.
+    const bool sweep = ns3::FindSweptCollective(spec) >= 0;
+    const ns3::RunResults results
+        = sweep ? ns3::RunSweep(spec, options).last : ns3::RunScenario(spec, options);
 
     std::error_code ec;
     std::filesystem::create_directories(outDir, ec);
@@ -182,14 +187,40 @@ Run(const std::vector<std::string>& args)
                   << "': " << ec.message() << "\n";
         return EXIT_INTERNAL;
     }
+    std::vector<std::string> written{"summary.json", "flows.csv", "ports.csv", "trace.json"};
     ns3::WriteFlowsCsv(results, outDir + "/flows.csv");
     ns3::WritePortsCsv(results, outDir + "/ports.csv");
+    ns3::WriteTraceJson(results, outDir + "/trace.json");
+    if (results.hasTraining)
+    {
+        ns3::WriteRanksCsv(results, outDir + "/ranks.csv");
+        written.emplace_back("ranks.csv");
+    }
+    if (sweep)
+    {
+        ns3::WriteSweepCsv(results, outDir + "/sweep.csv");
+        written.emplace_back("sweep.csv");
+    }
     ns3::WriteSummaryJson(results, outDir + "/summary.json");
     if (!quiet)
     {
         ns3::PrintSummaryTable(results, std::cout);
-        std::cout << "results: " << outDir << "/summary.json, " << outDir << "/flows.csv, "
-                  << outDir << "/ports.csv\n";
+        if (sweep)
+        {
+            std::cout << '\n';
+            ns3::PrintSweepTable(results, std::cout);
+        }
+        std::cout << "results:";
+        for (std::size_t i = 0; i < written.size(); ++i)
+        {
+            std::cout << (i ? ", " : " ") << outDir << '/' << written[i];
+        }
+        std::cout << "\n";
+    }
+    bool sweepComplete = true;
+    for (const auto& row : results.sweep)
+    {
+        sweepComplete = sweepComplete && row.complete;
     }
     for (const auto& v : results.violations)
     {
@@ -200,7 +231,7 @@ Run(const std::vector<std::string>& args)
     {
         return EXIT_INCOMPLETE;
     }
-    if (!results.complete)
+    if (!results.complete || !sweepComplete)
     {
         std::cerr << "ai-fabric: error: the run reached its stop_time before every message "
                      "arrived; results are marked \"complete\": false\n";

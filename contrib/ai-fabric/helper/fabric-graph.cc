@@ -173,7 +173,7 @@ FabricGraph::GetGpuNode(uint32_t gpu) const
 }
 
 std::vector<uint32_t>
-FabricGraph::DistancesTo(uint32_t target) const
+FabricGraph::Distances(uint32_t target, bool gpusRelay) const
 {
     std::vector<uint32_t> dist(m_nodes.size(), UINT32_MAX);
     std::deque<uint32_t> frontier;
@@ -183,8 +183,9 @@ FabricGraph::DistancesTo(uint32_t target) const
     {
         const uint32_t n = frontier.front();
         frontier.pop_front();
-        // A GPU is an endpoint, never a transit node (except the target itself).
-        if (n != target && !IsTransit(n))
+        // A GPU is an endpoint, not a transit node (except the target itself),
+        // unless GPUs relay.
+        if (!gpusRelay && n != target && !IsTransit(n))
         {
             continue;
         }
@@ -201,26 +202,15 @@ FabricGraph::DistancesTo(uint32_t target) const
 }
 
 std::vector<uint32_t>
+FabricGraph::DistancesTo(uint32_t target) const
+{
+    return Distances(target, false);
+}
+
+std::vector<uint32_t>
 FabricGraph::RelayDistancesTo(uint32_t target) const
 {
-    std::vector<uint32_t> dist(m_nodes.size(), UINT32_MAX);
-    std::deque<uint32_t> frontier;
-    dist[target] = 0;
-    frontier.push_back(target);
-    while (!frontier.empty())
-    {
-        const uint32_t n = frontier.front();
-        frontier.pop_front();
-        for (const Adjacency& adj : m_adjacency[n])
-        {
-            if (dist[adj.peer] == UINT32_MAX)
-            {
-                dist[adj.peer] = dist[n] + 1;
-                frontier.push_back(adj.peer);
-            }
-        }
-    }
-    return dist;
+    return Distances(target, true);
 }
 
 void

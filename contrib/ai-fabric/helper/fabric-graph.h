@@ -235,6 +235,14 @@ class FabricGraph
     std::vector<uint32_t> ShortestPath(uint32_t src, uint32_t dst) const;
 
   private:
+    /**
+     * \brief Breadth-first hop distances to \p target.
+     * \param target the node
+     * \param gpusRelay whether GPUs may be transit nodes
+     * \return distance per node, UINT32_MAX where unreachable
+     */
+    std::vector<uint32_t> Distances(uint32_t target, bool gpusRelay) const;
+
     std::vector<Node> m_nodes;                                 //!< nodes
     std::vector<Link> m_links;                                 //!< links
     std::vector<LinkProfile> m_profiles;                       //!< profiles

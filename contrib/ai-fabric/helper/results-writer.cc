@@ -315,7 +315,338 @@ WriteCollective(JsonWriter& w, const CollectiveResult& c)
     w.EndObject();
 }
 
+/**
+ * \brief Write the training object of summary.json.
+ * \param w the writer, positioned where a value is due
+ * \param t the training results
+ */
+void
+WriteTraining(JsonWriter& w, const TrainingResult& t)
+{
+    w.BeginObject();
+    w.Key("name").String(t.name);
+    w.Key("schedule").String(t.schedule);
+    w.Key("tp").Uint(t.tp);
+    w.Key("pp").Uint(t.pp);
+    w.Key("dp").Uint(t.dp);
+    w.Key("ep").Uint(t.ep);
+    w.Key("micro_batches").Uint(t.microBatches);
+    w.Key("parameters").Double(t.parameters);
+    w.Key("peak_flops").Double(t.peakFlops);
+    w.Key("mfu").Double(t.mfu);
+    w.Key("complete").Bool(t.complete);
+    w.Key("iterations").BeginArray();
+    for (const TrainingIterationResult& it : t.iterations)
+    {
+        const double step = it.stepS;
+        auto share = [step](double x) {
+            return step > 0 ? x / step : std::numeric_limits<double>::quiet_NaN();
+        };
+        w.BeginObject();
+        w.Key("iteration").Uint(it.iteration);
+        w.Key("start_s").Double(it.startS);
+        w.Key("end_s").Double(it.endS);
+        w.Key("step_s").Double(it.stepS);
+        w.Key("mean_compute_s").Double(it.computeS);
+        w.Key("mean_pipeline_idle_s").Double(it.pipelineIdleS);
+        w.Key("mean_exposed_s").BeginObject();
+        w.Key("tp").Double(it.exposedTensorS);
+        w.Key("pp").Double(it.exposedPipelineS);
+        w.Key("ep").Double(it.exposedExpertS);
+        w.Key("dp").Double(it.exposedDataS);
+        w.EndObject();
+        w.Key("compute_share").Double(share(it.computeS));
+        w.Key("exposed_comm_share").Double(share(it.ExposedS()));
+        w.Key("bubble_share").Double(share(it.pipelineIdleS));
+        w.Key("achieved_mfu").Double(it.achievedMfu);
+        w.EndObject();
+    }
+    w.EndArray();
+    w.Key("communication").BeginArray();
+    for (const TrainingCommResult& c : t.communication)
+    {
+        w.BeginObject();
+        w.Key("kind").String(c.kind);
+        w.Key("groups").Uint(c.groups);
+        w.Key("messages").Uint(c.messages);
+        w.Key("bytes").Uint(c.bytes);
+        w.Key("busy_s").Double(c.busyS);
+        w.Key("max_s").Double(c.maxS);
+        w.EndObject();
+    }
+    w.EndArray();
+    w.Key("moe");
+    if (t.moe)
+    {
+        w.BeginObject();
+        w.Key("locality").String(t.locality);
+        w.Key("token_copies").Uint(t.moeTokenCopies);
+        w.Key("dropped").Uint(t.moeDropped);
+        w.Key("same_gpu").Uint(t.moeSameRank);
+        w.Key("same_domain").Uint(t.moeSameDomain);
+        w.Key("local_fraction").Double(t.MoeLocalFraction());
+        w.Key("network_bytes").Uint(t.moeNetworkBytes);
+        w.EndObject();
+    }
+    else
+    {
+        w.Null();
+    }
+    w.EndObject();
+}
+
+/**
+ * \brief Append a string to a JSON text, quoted and escaped.
+ * \param out the text
+ * \param s the string (ASCII names; control characters escaped)
+ */
+void
+AppendJsonString(std::string& out, const std::string& s)
+{
+    out += '"';
+    for (const char ch : s)
+    {
+        const auto u = static_cast<unsigned char>(ch);
+        if (ch == '"' || ch == '\\')
+        {
+            out += '\\';
+            out += ch;
+        }
+        else if (u < 0x20)
+        {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", u);
+            out += buf;
+        }
+        else
+        {
+            out += ch;
+        }
+    }
+    out += '"';
+}
+
+/**
+ * \brief Print the training job's iterations, traffic and one-line answer.
+ * \param t the training results
+ * \param os the stream
+ */
+void
+PrintTraining(const TrainingResult& t, std::ostream& os)
+{
+    auto pct = [](double x, double of) {
+        return of > 0 ? Fixed(100.0 * x / of, 1) + "%" : std::string("n/a");
+    };
+    os << "\ntraining '" << t.name << "': TP" << t.tp << " PP" << t.pp << " DP" << t.dp;
+    if (t.moe)
+    {
+        os << " EP" << t.ep;
+    }
+    os << ", " << t.schedule << ", " << t.microBatches << " micro-batches, "
+       << (t.parameters >= 1e9 ? Fixed(t.parameters / 1e9, 2) + " B"
+                               : Fixed(t.parameters / 1e6, 2) + " M")
+       << " parameters\n";
+    if (!t.complete)
+    {
+        os << "WARNING: training did not finish before the stop time: no breakdown\n";
+    }
+    for (const TrainingIterationResult& it : t.iterations)
+    {
+        os << "  iteration " << it.iteration << ": step " << HumanTime(it.stepS) << " | compute "
+           << pct(it.computeS, it.stepS) << " | bubble " << pct(it.pipelineIdleS, it.stepS)
+           << " | exposed comm " << pct(it.ExposedS(), it.stepS) << " (tp "
+           << pct(it.exposedTensorS, it.stepS) << ", pp " << pct(it.exposedPipelineS, it.stepS)
+           << ", ep " << pct(it.exposedExpertS, it.stepS) << ", dp "
+           << pct(it.exposedDataS, it.stepS) << ") | MFU " << Fixed(100.0 * it.achievedMfu, 1)
+           << "%\n";
+    }
+    for (const TrainingCommResult& c : t.communication)
+    {
+        os << "  " << c.kind << ": " << c.groups << " groups, " << c.messages << " messages, "
+           << HumanBytes(c.bytes, false) << ", longest " << HumanTime(c.maxS) << '\n';
+    }
+    if (t.moe)
+    {
+        os << "  MoE: local fraction " << Fixed(t.MoeLocalFraction(), 3) << " (" << t.locality
+           << "), " << t.moeDropped << " of " << t.moeTokenCopies << " token copies dropped, "
+           << HumanBytes(t.moeNetworkBytes, false) << " on the network\n";
+    }
+    if (t.iterations.empty())
+    {
+        return;
+    }
+    double step = 0;
+    double exposed = 0;
+    double bubble = 0;
+    double mfu = 0;
+    for (const TrainingIterationResult& it : t.iterations)
+    {
+        step += it.stepS;
+        exposed += it.ExposedS();
+        bubble += it.pipelineIdleS;
+        mfu += it.achievedMfu;
+    }
+    const double n = t.iterations.size();
+    os << "answer: step time " << HumanTime(step / n) << ", MFU " << Fixed(100.0 * mfu / n, 1)
+       << "%, exposed comm " << pct(exposed, step) << ", bubble " << pct(bubble, step);
+    if (t.moe)
+    {
+        os << ", MoE local fraction " << Fixed(t.MoeLocalFraction(), 3);
+    }
+    os << '\n';
+}
+
 } // namespace
+
+void
+WriteTraceJson(const RunResults& r, std::ostream& os)
+{
+    // Compact, one event per line: traces of large jobs have millions of events.
+    os << "{\"traceEvents\":[\n";
+    bool firstEvent = true;
+    std::string line;
+    auto emit = [&]() {
+        os << (firstEvent ? "" : ",\n") << line;
+        firstEvent = false;
+    };
+    std::vector<bool> named(r.gpus, false);
+    for (const TraceEvent& e : r.trace)
+    {
+        if (e.pid < named.size() && !named[e.pid])
+        {
+            named[e.pid] = true;
+            line = "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" + std::to_string(e.pid)
+                   + ",\"tid\":0,\"args\":{\"name\":\"gpu" + std::to_string(e.pid) + "\"}}";
+            emit();
+            for (std::size_t lane = 0; lane < r.traceLanes.size(); ++lane)
+            {
+                line = "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" + std::to_string(e.pid)
+                       + ",\"tid\":" + std::to_string(lane) + ",\"args\":{\"name\":";
+                AppendJsonString(line, r.traceLanes[lane]);
+                line += "}}";
+                emit();
+            }
+        }
+        line = "{\"name\":";
+        AppendJsonString(line, e.name);
+        line += ",\"cat\":";
+        AppendJsonString(line, e.tid < r.traceLanes.size() ? r.traceLanes[e.tid] : "other");
+        line += ",\"ph\":\"X\",\"pid\":" + std::to_string(e.pid)
+                + ",\"tid\":" + std::to_string(e.tid) + ",\"ts\":" + Fixed(e.tsUs, 6)
+                + ",\"dur\":" + Fixed(std::max(0.0, e.durUs), 6) + "}";
+        emit();
+    }
+    os << "\n],\"displayTimeUnit\":\"ns\"}\n";
+}
+
+void
+WriteTraceJson(const RunResults& results, const std::string& path)
+{
+    NS_LOG_FUNCTION(path << results.trace.size());
+    WriteAtomically(path, [&results](std::ostream& os) { WriteTraceJson(results, os); });
+}
+
+void
+WriteRanksCsv(const RunResults& r, std::ostream& os)
+{
+    os << "iteration,rank,gpu,tp,pp,dp,compute_ns,pipeline_idle_ns,exposed_tp_ns,exposed_pp_ns,"
+          "exposed_ep_ns,exposed_dp_ns,end_ns\n";
+    auto ns = [](double seconds) {
+        int64_t ps = 0;
+        return ToPs(seconds, ps) ? NsFromPs(ps) : std::string();
+    };
+    for (const TrainingRankResult& k : r.training.ranks)
+    {
+        os << k.iteration << ',' << k.rank << ',' << k.gpu << ',' << k.tp << ',' << k.pp << ','
+           << k.dp << ',' << ns(k.computeS) << ',' << ns(k.pipelineIdleS) << ','
+           << ns(k.exposedTensorS) << ',' << ns(k.exposedPipelineS) << ',' << ns(k.exposedExpertS)
+           << ',' << ns(k.exposedDataS) << ',' << ns(k.endS) << '\n';
+    }
+}
+
+void
+WriteRanksCsv(const RunResults& results, const std::string& path)
+{
+    NS_LOG_FUNCTION(path << results.training.ranks.size());
+    WriteAtomically(path, [&results](std::ostream& os) { WriteRanksCsv(results, os); });
+}
+
+void
+WriteSweepCsv(const RunResults& r, std::ostream& os)
+{
+    os << "size,count,type,op,time,algbw,busbw,analytic_us,sim_over_analytic\n";
+    for (const SweepRow& row : r.sweep)
+    {
+        os << row.bytes << ',' << row.count << ',' << row.type << ',' << CsvField(row.op) << ','
+           << Fixed(row.timeUs, 3) << ',' << Fixed(row.algbwGBps, 3) << ','
+           << Fixed(row.busbwGBps, 3) << ',' << Fixed(row.analyticUs, 3) << ','
+           << (std::isfinite(row.simOverAnalytic) ? Fixed(row.simOverAnalytic, 4) : "") << '\n';
+    }
+}
+
+void
+WriteSweepCsv(const RunResults& results, const std::string& path)
+{
+    NS_LOG_FUNCTION(path << results.sweep.size());
+    WriteAtomically(path, [&results](std::ostream& os) { WriteSweepCsv(results, os); });
+}
+
+void
+PrintSweepTable(const RunResults& r, std::ostream& os)
+{
+    os << "# sweep of '" << r.sweepCollective << "'";
+    if (!r.sweep.empty())
+    {
+        os << ": " << r.sweep.front().algorithm << ' ' << r.sweep.front().op << " over "
+           << r.sweep.front().ranks << " GPUs";
+    }
+    os << '\n';
+    char line[256];
+    std::snprintf(line,
+                  sizeof line,
+                  "%12s %12s %8s %14s %12s %8s %8s %12s %9s\n",
+                  "size",
+                  "count",
+                  "type",
+                  "op",
+                  "time",
+                  "algbw",
+                  "busbw",
+                  "analytic_us",
+                  "sim/anl");
+    os << line;
+    std::snprintf(line,
+                  sizeof line,
+                  "%12s %12s %8s %14s %12s %8s %8s %12s %9s\n",
+                  "(B)",
+                  "(elements)",
+                  "",
+                  "",
+                  "(us)",
+                  "(GB/s)",
+                  "(GB/s)",
+                  "(us)",
+                  "");
+    os << line;
+    for (const SweepRow& row : r.sweep)
+    {
+        const double ratio = row.simOverAnalytic;
+        std::snprintf(line,
+                      sizeof line,
+                      "%12llu %12llu %8s %14s %12s %8s %8s %12s %9s%s\n",
+                      static_cast<unsigned long long>(row.bytes),
+                      static_cast<unsigned long long>(row.count),
+                      row.type.c_str(),
+                      row.op.c_str(),
+                      Fixed(row.timeUs, 2).c_str(),
+                      Fixed(row.algbwGBps, 2).c_str(),
+                      Fixed(row.busbwGBps, 2).c_str(),
+                      Fixed(row.analyticUs, 2).c_str(),
+                      std::isfinite(ratio) ? Fixed(ratio, 3).c_str() : "n/a",
+                      row.complete ? "" : "  INCOMPLETE");
+        os << line;
+    }
+}
 
 void
 WriteSummaryJson(const RunResults& r, std::ostream& os)
@@ -384,6 +715,46 @@ WriteSummaryJson(const RunResults& r, std::ostream& os)
     w.Key("max").Double(s.max);
     w.EndObject();
     w.EndObject();
+
+    w.Key("training");
+    if (r.hasTraining)
+    {
+        WriteTraining(w, r.training);
+    }
+    else
+    {
+        w.Null();
+    }
+    w.Key("sweep");
+    if (r.sweepCollective.empty())
+    {
+        w.Null();
+    }
+    else
+    {
+        w.BeginObject();
+        w.Key("collective").String(r.sweepCollective);
+        w.Key("rows").BeginArray();
+        for (const SweepRow& row : r.sweep)
+        {
+            w.BeginObject();
+            w.Key("bytes").Uint(row.bytes);
+            w.Key("count").Uint(row.count);
+            w.Key("type").String(row.type);
+            w.Key("op").String(row.op);
+            w.Key("algorithm").String(row.algorithm);
+            w.Key("ranks").Uint(row.ranks);
+            w.Key("time_us").Double(row.timeUs);
+            w.Key("algbw_GBps").Double(row.algbwGBps);
+            w.Key("busbw_GBps").Double(row.busbwGBps);
+            w.Key("analytic_us").Double(row.analyticUs);
+            w.Key("sim_over_analytic").Double(row.simOverAnalytic);
+            w.Key("complete").Bool(row.complete);
+            w.EndObject();
+        }
+        w.EndArray();
+        w.EndObject();
+    }
 
     w.EndObject();
     os << '\n';
@@ -491,9 +862,13 @@ PrintSummaryTable(const RunResults& r, std::ostream& os)
     {
         os << "WARNING: incomplete run: not every message completed before the stop time\n";
     }
-    if (r.collectives.empty())
+    if (r.collectives.empty() && !r.hasTraining)
     {
         os << "no collectives\n";
+    }
+    else if (r.collectives.empty())
+    {
+        rows.clear();
     }
     else
     {
@@ -534,7 +909,8 @@ PrintSummaryTable(const RunResults& r, std::ostream& os)
         os << "INVALID: " << v << '\n';
     }
     os << "engine: " << r.events << " events, " << r.packetHops << " packet-hops in "
-       << Fixed(r.wallTimeS, 2) << " s wall (set-up " << Fixed(r.setupTimeS, 2) << " s)";
+       << Fixed(r.wallTimeS, 2) << " s wall (set-up " << Fixed(r.setupTimeS, 2) << " s, results "
+       << Fixed(r.gatherTimeS, 2) << " s)";
     if (r.wallTimeS > 0)
     {
         os << ", " << Fixed(r.packetHops / r.wallTimeS / 1e6, 2) << " M packet-hops/s";
@@ -553,6 +929,10 @@ PrintSummaryTable(const RunResults& r, std::ostream& os)
            << (c.analyticS > 0.0 ? HumanTime(c.analyticS) + " analytic (alpha-beta)"
                                  : std::string("no analytic estimate"))
            << ", busbw " << HumanRate(c.busbwGBps) << '\n';
+    }
+    if (r.hasTraining)
+    {
+        PrintTraining(r.training, os);
     }
 }
 

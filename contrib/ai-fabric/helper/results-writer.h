@@ -18,7 +18,7 @@ namespace ns3
  * \brief Version of the summary.json schema written by WriteSummaryJson
  * (docs/results-format.md). Bumped on any incompatible change.
  */
-static constexpr uint32_t RESULTS_SCHEMA_VERSION = 1;
+static constexpr uint32_t RESULTS_SCHEMA_VERSION = 2;
 
 /**
  * \ingroup ai-fabric
@@ -106,6 +106,74 @@ void WriteFlowsCsv(const RunResults& results, const std::string& path);
  * \param os the stream to print to
  */
 void PrintSummaryTable(const RunResults& results, std::ostream& os);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write the Chrome trace (trace-event format, docs/results-format.md):
+ * `{"traceEvents":[...]}` with one "M" process_name per GPU and thread_name per
+ * lane, then one complete ("X") event per RunResults::trace entry: pid = GPU,
+ * tid = lane, ts and dur in microseconds.
+ * \param results the run's results
+ * \param os the stream to write to
+ */
+void WriteTraceJson(const RunResults& results, std::ostream& os);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write trace.json to a file, atomically.
+ * \param results the run's results
+ * \param path the file to create or replace
+ * \throw std::runtime_error naming the path if the file cannot be written or renamed
+ */
+void WriteTraceJson(const RunResults& results, const std::string& path);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write ranks.csv: one row per training iteration and rank. Columns:
+ * iteration,rank,gpu,tp,pp,dp,compute_ns,pipeline_idle_ns,exposed_tp_ns,
+ * exposed_pp_ns,exposed_ep_ns,exposed_dp_ns,end_ns (the compute, idle and
+ * exposed columns add up to the iteration's step time).
+ * \param results the run's results
+ * \param os the stream to write to
+ */
+void WriteRanksCsv(const RunResults& results, std::ostream& os);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write ranks.csv to a file, atomically.
+ * \param results the run's results
+ * \param path the file to create or replace
+ * \throw std::runtime_error naming the path if the file cannot be written or renamed
+ */
+void WriteRanksCsv(const RunResults& results, const std::string& path);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write sweep.csv: one row per size, nccl-tests' columns
+ * size,count,type,op,time,algbw,busbw (time in us, bandwidths in GB/s) then
+ * analytic_us,sim_over_analytic.
+ * \param results the run's results (RunResults::sweep)
+ * \param os the stream to write to
+ */
+void WriteSweepCsv(const RunResults& results, std::ostream& os);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write sweep.csv to a file, atomically.
+ * \param results the run's results
+ * \param path the file to create or replace
+ * \throw std::runtime_error naming the path if the file cannot be written or renamed
+ */
+void WriteSweepCsv(const RunResults& results, const std::string& path);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Print the sweep as an nccl-tests-like table: size count type op time
+ * algbw busbw, then analytic_us and sim/analytic.
+ * \param results the run's results (RunResults::sweep)
+ * \param os the stream to print to
+ */
+void PrintSweepTable(const RunResults& results, std::ostream& os);
 
 } // namespace ns3
 

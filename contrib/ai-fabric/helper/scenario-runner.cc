@@ -7,6 +7,7 @@
 #include "fabric-builder.h"
 #include "fabric-graph.h"
 #include "fabric-stats.h"
+#include "locality-domains.h"
 
 #include "ns3/collective-algorithm.h"
 #include "ns3/object-factory.h"
@@ -15,6 +16,7 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/training-workload.h"
 #include "ns3/workload-runner.h"
 #include "ns3/workload.h"
 
@@ -23,6 +25,8 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
+#include <limits>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -102,7 +106,102 @@ BuildWorkload(const ScenarioSpec& spec, uint32_t gpus, Workload& wl)
         const uint32_t startOp = wl.AddOp(start);
         algo->Build(wl, group, {startOp});
     }
-    wl.Finalize();
+}
+
+/// First random variable stream of the training job (collectives use none).
+constexpr int64_t TRAINING_STREAM_BASE = 1000;
+
+/// What the training job added to the workload.
+struct TrainingBuild
+{
+    TrainingSpec spec;                            //!< the job, gpusPerServer filled in
+    std::vector<TrainingWorkloadInfo> iterations; //!< per iteration
+};
+
+/**
+ * \param graph the fabric
+ * \return GPUs per server when every GPU sits in a server of consecutive GPUs
+ *         of one size, else 0 (unknown)
+ */
+uint32_t
+GpusPerServer(const FabricGraph& graph)
+{
+    std::vector<uint32_t> serverOf(graph.GetGpuCount(), FabricGraph::NONE);
+    for (const auto& n : graph.GetNodes())
+    {
+        if (n.kind == FabricGraph::NodeKind::GPU && n.gpu < serverOf.size())
+        {
+            serverOf[n.gpu] = n.server;
+        }
+    }
+    if (serverOf.empty() || serverOf[0] == FabricGraph::NONE)
+    {
+        return 0;
+    }
+    uint32_t k = 0;
+    while (k < serverOf.size() && serverOf[k] == serverOf[0])
+    {
+        ++k;
+    }
+    for (uint32_t g = 0; g < serverOf.size(); ++g)
+    {
+        if (serverOf[g] == FabricGraph::NONE || serverOf[g] != serverOf[(g / k) * k])
+        {
+            return 0;
+        }
+    }
+    return serverOf.size() % k == 0 ? k : 0;
+}
+
+/// Validate the training job and append its iterations, chained per GPU.
+void
+BuildTraining(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl, TrainingBuild& tb)
+{
+    const TrafficSpec& t = spec.traffic;
+    const uint32_t gpus = graph.GetGpuCount();
+    tb.spec = t.training;
+    if (tb.spec.gpusPerServer == 0)
+    {
+        tb.spec.gpusPerServer = GpusPerServer(graph);
+    }
+    const std::vector<uint32_t> domains = GpuLocalityDomains(graph, t.locality);
+    if (domains.empty())
+    {
+        std::string known;
+        for (const auto& l : LocalityLevelNames())
+        {
+            known += (known.empty() ? "" : ", ") + l;
+        }
+        throw SpecError(t.trainingWhere,
+                        "unknown locality '" + t.locality + "' (known: " + known + ")");
+    }
+    if (t.iterations < 1)
+    {
+        throw SpecError(t.trainingWhere, "iterations must be at least 1");
+    }
+    const std::string problem = ValidateTrainingSpec(tb.spec, gpus, domains);
+    if (!problem.empty())
+    {
+        throw SpecError(t.trainingWhere, "training: " + problem);
+    }
+    std::vector<uint32_t> startOps;
+    int64_t stream = TRAINING_STREAM_BASE;
+    for (uint32_t it = 0; it < t.iterations; ++it)
+    {
+        TrainingSpec s = tb.spec;
+        if (t.iterations > 1)
+        {
+            s.name = tb.spec.name + "/it" + std::to_string(it);
+        }
+        tb.iterations.push_back(BuildTrainingWorkload(s, wl, gpus, domains, startOps, stream));
+        const TrainingWorkloadInfo& info = tb.iterations.back();
+        stream += info.streams; // fresh routing draws every iteration
+        startOps.assign(gpus, UINT32_MAX);
+        for (const TrainingRankInfo& r : info.ranks)
+        {
+            startOps[r.gpu] = r.endOp;
+        }
+    }
 }
 
 /// Prints a progress line on a timer of simulated time; counts its own events.
@@ -270,6 +369,397 @@ CollectPorts(const FabricGraph& graph, const Fabric& fabric)
     return ports;
 }
 
+/// Trace lanes (tid) of RunResults::traceLanes.
+enum TraceLane : uint32_t
+{
+    LANE_COMPUTE = 0,    //!< compute ops
+    LANE_TENSOR = 1,     //!< TP collectives
+    LANE_PIPELINE = 2,   //!< pipeline messages
+    LANE_DATA = 3,       //!< gradient bucket all-reduces
+    LANE_EXPERT = 4,     //!< MoE all-to-alls
+    LANE_COLLECTIVE = 5, //!< the traffic's collectives
+};
+
+/// \return the lane names, by TraceLane
+std::vector<std::string>
+TraceLaneNames()
+{
+    return {"compute", "tp", "pp", "dp", "ep", "collectives"};
+}
+
+/// Number of TrainingGroupInfo::Kind values.
+constexpr uint32_t TRAINING_KINDS = 10;
+
+/// \param kind a TrainingGroupInfo::Kind \return its name in the results
+const char*
+TrainingKindName(uint32_t kind)
+{
+    static const char* const NAMES[TRAINING_KINDS] = {"compute",
+                                                      "tp",
+                                                      "pp-forward",
+                                                      "pp-backward",
+                                                      "dp",
+                                                      "expert-dp",
+                                                      "moe-dispatch",
+                                                      "moe-combine",
+                                                      "moe-combine-backward",
+                                                      "moe-dispatch-backward"};
+    return kind < TRAINING_KINDS ? NAMES[kind] : "unknown";
+}
+
+/// \param kind a TrainingGroupInfo::Kind \return its trace lane
+uint32_t
+TrainingKindLane(uint32_t kind)
+{
+    switch (kind)
+    {
+        case TrainingGroupInfo::TENSOR:
+            return LANE_TENSOR;
+        case TrainingGroupInfo::PIPELINE_FORWARD:
+        case TrainingGroupInfo::PIPELINE_BACKWARD:
+            return LANE_PIPELINE;
+        case TrainingGroupInfo::DATA:
+        case TrainingGroupInfo::EXPERT_DATA:
+            return LANE_DATA;
+        case TrainingGroupInfo::COMPUTE:
+            return LANE_COMPUTE;
+        default:
+            return LANE_EXPERT;
+    }
+}
+
+/**
+ * \brief Per-collective results, flows and trace events of the traffic's
+ * collectives, and the training groups aggregated by kind.
+ *
+ * O(ops + sum of group sizes): SEND ops are bucketed by group once, and one
+ * GPU-indexed scratch map is reused by every group; the alpha-beta estimate is
+ * evaluated for the traffic's collectives only.
+ *
+ * \param graph the fabric
+ * \param workload the workload as run
+ * \param runner the runner after the run
+ * \param training the training job's iterations (may be empty)
+ * \param trace gather trace events
+ * \param r the results to fill
+ */
+void
+GatherGroups(const FabricGraph& graph,
+             const Workload& workload,
+             const WorkloadRunner& runner,
+             const TrainingBuild& training,
+             bool trace,
+             RunResults& r)
+{
+    const auto& ops = workload.GetOps();
+    const auto& groups = workload.GetGroups();
+    const uint32_t gpuCount = graph.GetGpuCount();
+    constexpr int8_t COLLECTIVE = -1;
+    std::vector<int8_t> kindOf(groups.size(), COLLECTIVE);
+    for (const TrainingWorkloadInfo& info : training.iterations)
+    {
+        for (std::size_t i = 0; i < info.groups.size(); ++i)
+        {
+            kindOf[info.firstGroup + i] = static_cast<int8_t>(info.groups[i].kind);
+        }
+    }
+
+    // SEND ops bucketed by group (a counting sort: O(ops)).
+    std::vector<uint32_t> first(groups.size() + 1, 0);
+    for (const WorkloadOp& op : ops)
+    {
+        if (op.kind == WorkloadOp::SEND)
+        {
+            ++first[op.group + 1];
+        }
+    }
+    for (std::size_t g = 0; g < groups.size(); ++g)
+    {
+        first[g + 1] += first[g];
+    }
+    std::vector<uint32_t> sends(first.back());
+    {
+        std::vector<uint32_t> cursor(first.begin(), first.end() - 1);
+        for (uint32_t i = 0; i < ops.size(); ++i)
+        {
+            if (ops[i].kind == WorkloadOp::SEND)
+            {
+                sends[cursor[ops[i].group]++] = i;
+            }
+        }
+    }
+
+    // Scratch shared by every group, indexed by GPU and reset after each group.
+    std::vector<uint32_t> position(gpuCount, UINT32_MAX);
+    std::vector<int64_t> spanStart(gpuCount, INT64_MAX);
+    std::vector<int64_t> spanEnd(gpuCount, INT64_MIN);
+    std::vector<uint32_t> touched;
+    std::vector<TrainingCommResult> comm(TRAINING_KINDS);
+    if (trace)
+    {
+        r.traceLanes = TraceLaneNames();
+    }
+
+    for (uint32_t gi = 0; gi < groups.size(); ++gi)
+    {
+        const WorkloadGroup& g = groups[gi];
+        if (kindOf[gi] != COLLECTIVE)
+        {
+            const auto kind = static_cast<uint32_t>(kindOf[gi]);
+            if (kind == TrainingGroupInfo::COMPUTE)
+            {
+                continue; // the DELAY ops: reported per rank
+            }
+            TrainingCommResult& k = comm[kind];
+            ++k.groups;
+            int64_t gs = INT64_MAX;
+            int64_t ge = INT64_MIN;
+            for (uint32_t j = first[gi]; j < first[gi + 1]; ++j)
+            {
+                const WorkloadOp& op = ops[sends[j]];
+                ++k.messages;
+                k.bytes += op.bytes;
+                const int64_t s = runner.GetOpStart(sends[j]).GetPicoSeconds();
+                const int64_t e = runner.GetOpEnd(sends[j]).GetPicoSeconds();
+                if (e < 0 || s < 0)
+                {
+                    continue;
+                }
+                gs = std::min(gs, s);
+                ge = std::max(ge, e);
+                if (trace)
+                {
+                    for (const uint32_t gpu : {op.rank, op.peer})
+                    {
+                        if (spanStart[gpu] == INT64_MAX)
+                        {
+                            touched.push_back(gpu);
+                        }
+                        spanStart[gpu] = std::min(spanStart[gpu], s);
+                        spanEnd[gpu] = std::max(spanEnd[gpu], e);
+                    }
+                }
+            }
+            if (ge >= gs)
+            {
+                const double d = (ge - gs) * 1e-12;
+                k.busyS += d;
+                k.maxS = std::max(k.maxS, d);
+            }
+            for (const uint32_t gpu : touched)
+            {
+                r.trace.push_back(TraceEvent{g.name,
+                                             gpu,
+                                             TrainingKindLane(kind),
+                                             spanStart[gpu] * 1e-6,
+                                             (spanEnd[gpu] - spanStart[gpu]) * 1e-6});
+                spanStart[gpu] = INT64_MAX;
+                spanEnd[gpu] = INT64_MIN;
+            }
+            touched.clear();
+            continue;
+        }
+
+        CollectiveResult c;
+        c.name = g.name;
+        c.op = g.op;
+        c.algorithm = g.algorithm;
+        c.ranks = g.ranks.size();
+        c.bytes = g.bytes;
+        c.startS = g.start.GetSeconds();
+        c.rankGpus = g.ranks;
+        c.bytesSentPerRank.assign(g.ranks.size(), 0);
+        c.finishSPerRank.assign(g.ranks.size(), c.startS);
+        for (uint32_t i = 0; i < g.ranks.size(); ++i)
+        {
+            position[g.ranks[i]] = i;
+        }
+        const CollectiveCost cost = CollectiveAlphaBeta(graph, g);
+        c.alphaS = cost.inter.alphaS;
+        c.betaSPerByte = cost.inter.betaSPerByte;
+        c.analyticS = CollectiveTime(g, cost, CollectiveModel::FORMULA);
+        c.endS = c.startS;
+        for (uint32_t j = first[gi]; j < first[gi + 1]; ++j)
+        {
+            const uint32_t i = sends[j];
+            const WorkloadOp& op = ops[i];
+            const Time start = runner.GetOpStart(i);
+            const Time end = runner.GetOpEnd(i);
+            c.bytesSentPerRank[position[op.rank]] += op.bytes;
+            if (end.IsNegative())
+            {
+                continue; // never arrived: the run was cut off
+            }
+            FlowRecord f;
+            f.collective = g.name;
+            f.step = op.step;
+            f.src = op.rank;
+            f.dst = op.peer;
+            f.bytes = op.bytes;
+            f.startS = start.GetSeconds();
+            f.endS = end.GetSeconds();
+            c.endS = std::max(c.endS, f.endS);
+            double& finish = c.finishSPerRank[position[op.peer]];
+            finish = std::max(finish, f.endS);
+            r.flows.push_back(std::move(f));
+        }
+        for (const uint32_t gpu : g.ranks)
+        {
+            position[gpu] = UINT32_MAX;
+        }
+        c.durationS = c.endS - c.startS;
+        if (c.durationS > 0)
+        {
+            c.algbwGBps = static_cast<double>(c.bytes) / c.durationS / 1e9;
+            c.busbwGBps = c.algbwGBps * BusBandwidthFactor(c.op, c.ranks);
+        }
+        if (trace)
+        {
+            for (uint32_t i = 0; i < c.ranks; ++i)
+            {
+                r.trace.push_back(TraceEvent{c.name,
+                                             c.rankGpus[i],
+                                             LANE_COLLECTIVE,
+                                             c.startS * 1e6,
+                                             (c.finishSPerRank[i] - c.startS) * 1e6});
+            }
+        }
+        r.collectives.push_back(std::move(c));
+    }
+    // The collectives' ops are contiguous per group, in group order: flows are in op order.
+    for (std::size_t i = 0; i < r.flows.size(); ++i)
+    {
+        r.flows[i].id = i;
+    }
+    for (uint32_t k = 0; k < TRAINING_KINDS; ++k)
+    {
+        if (comm[k].groups > 0)
+        {
+            comm[k].kind = TrainingKindName(k);
+            r.training.communication.push_back(comm[k]);
+        }
+    }
+}
+
+/// \param c a compute op \return its trace name, e.g. "F attn l3 mb2"
+std::string
+ComputeName(const TrainingComputeOp& c)
+{
+    static const char* const PHASE[] = {"F", "B", "W"};
+    static const char* const PART[] = {"attn", "mlp", "experts", "head"};
+    std::string n = PHASE[c.phase < 3 ? c.phase : 0];
+    n += ' ';
+    n += PART[c.part < 4 ? c.part : 0];
+    n += " l" + std::to_string(c.layer) + " mb" + std::to_string(c.microBatch);
+    if (c.chunk > 0)
+    {
+        n += " v" + std::to_string(c.chunk);
+    }
+    return n;
+}
+
+/**
+ * \brief The training job's iterations, per-rank breakdown, MoE totals and
+ * compute trace events.
+ * \param tb the job as built
+ * \param runner the runner after the run
+ * \param trace gather trace events
+ * \param r the results to fill
+ */
+void
+GatherTraining(const TrainingBuild& tb, const WorkloadRunner& runner, bool trace, RunResults& r)
+{
+    const TrainingSpec& spec = tb.spec;
+    TrainingResult& t = r.training;
+    r.hasTraining = true;
+    t.name = spec.name;
+    t.schedule = spec.schedule;
+    t.tp = spec.tp;
+    t.pp = spec.pp;
+    t.dp = spec.dp;
+    t.ep = spec.ep;
+    t.microBatches = spec.microBatches;
+    t.peakFlops = spec.peakFlops;
+    t.mfu = spec.mfu;
+    t.moe = spec.moeLayers > 0;
+    if (!tb.iterations.empty())
+    {
+        t.parameters = tb.iterations.front().sizes.totalParams;
+    }
+    for (const TrainingWorkloadInfo& info : tb.iterations)
+    {
+        t.moeTokenCopies += info.moeTotals.tokenCopies;
+        t.moeDropped += info.moeTotals.dropped;
+        t.moeSameRank += info.moeTotals.sameRank;
+        t.moeSameDomain += info.moeTotals.sameDomain;
+        t.moeNetworkBytes += info.moeTotals.networkBytes;
+        for (const TrainingRankInfo& ri : info.ranks)
+        {
+            if (runner.GetOpEnd(ri.endOp).IsNegative()
+                || (ri.startOp != UINT32_MAX && runner.GetOpEnd(ri.startOp).IsNegative()))
+            {
+                t.complete = false;
+            }
+            if (!trace)
+            {
+                continue;
+            }
+            for (const TrainingComputeOp& c : ri.compute)
+            {
+                const int64_t s = runner.GetOpStart(c.op).GetPicoSeconds();
+                const int64_t e = runner.GetOpEnd(c.op).GetPicoSeconds();
+                if (s >= 0 && e >= s)
+                {
+                    r.trace.push_back(
+                        TraceEvent{ComputeName(c), ri.gpu, LANE_COMPUTE, s * 1e-6, (e - s) * 1e-6});
+                }
+            }
+        }
+    }
+    if (!t.complete)
+    {
+        return; // SummarizeTrainingRun needs every iteration finished
+    }
+    for (uint32_t it = 0; it < tb.iterations.size(); ++it)
+    {
+        const TrainingWorkloadInfo& info = tb.iterations[it];
+        const TrainingRunSummary sum = SummarizeTrainingRun(info, runner);
+        TrainingIterationResult ir;
+        ir.iteration = it;
+        ir.startS = sum.start.GetSeconds();
+        ir.endS = sum.end.GetSeconds();
+        ir.stepS = sum.Iteration().GetSeconds();
+        const double n = std::max<std::size_t>(1, sum.ranks.size());
+        for (uint32_t rank = 0; rank < sum.ranks.size(); ++rank)
+        {
+            const TrainingRankTimes& rt = sum.ranks[rank];
+            const TrainingRankInfo& ri = info.ranks[rank];
+            TrainingRankResult rr;
+            rr.iteration = it;
+            rr.rank = rank;
+            rr.gpu = ri.gpu;
+            rr.tp = ri.tp;
+            rr.pp = ri.pp;
+            rr.dp = ri.dp;
+            rr.computeS = rt.compute.GetSeconds();
+            rr.pipelineIdleS = rt.pipelineIdle.GetSeconds();
+            rr.exposedTensorS = rt.exposedTensor.GetSeconds();
+            rr.exposedPipelineS = rt.exposedPipeline.GetSeconds();
+            rr.exposedExpertS = rt.exposedExpert.GetSeconds();
+            rr.exposedDataS = rt.exposedData.GetSeconds();
+            rr.endS = rt.end.GetSeconds();
+            ir.computeS += rr.computeS / n;
+            ir.pipelineIdleS += rr.pipelineIdleS / n;
+            ir.exposedTensorS += rr.exposedTensorS / n;
+            ir.exposedPipelineS += rr.exposedPipelineS / n;
+            ir.exposedExpertS += rr.exposedExpertS / n;
+            ir.exposedDataS += rr.exposedDataS / n;
+            t.ranks.push_back(rr);
+        }
+        ir.achievedMfu = ir.stepS > 0 ? spec.mfu * ir.computeS / ir.stepS : 0.0;
+        t.iterations.push_back(ir);
+    }
+}
 } // namespace
 
 RunResults
@@ -281,8 +771,21 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
 
     // Everything that can be wrong with the input is found before simulating.
     const FabricGraph graph = BuildFabricGraph(spec.topology);
+    const int swept = FindSweptCollective(spec);
+    if (swept >= 0)
+    {
+        throw SpecError(spec.traffic.collectives[swept].where,
+                        "collective '" + spec.traffic.collectives[swept].name
+                            + "' is a sweep: run it with RunSweep (ai-fabric run)");
+    }
     Workload workload;
     BuildWorkload(spec, graph.GetGpuCount(), workload);
+    TrainingBuild training;
+    if (spec.traffic.hasTraining)
+    {
+        BuildTraining(spec, graph, workload, training);
+    }
+    workload.Finalize();
     FabricBuildOptions build;
     if (!FabricSwitch::ParseForwarding(spec.forwarding, build.forwarding))
     {
@@ -362,78 +865,124 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
                                + " packets dropped on lossless (credit or PFC) ports");
     }
 
-    const auto& ops = workload.GetOps();
-    const auto& groups = workload.GetGroups();
-    r.collectives.resize(groups.size());
-    std::vector<std::vector<uint32_t>> rankIndex(groups.size());
-    for (uint32_t gi = 0; gi < groups.size(); ++gi)
+    const Clock::time_point gather0 = Clock::now();
+    GatherGroups(graph, workload, *runner, training, options.trace, r);
+    if (spec.traffic.hasTraining)
     {
-        const WorkloadGroup& g = groups[gi];
-        CollectiveResult& c = r.collectives[gi];
-        c.name = g.name;
-        c.op = g.op;
-        c.algorithm = g.algorithm;
-        c.ranks = g.ranks.size();
-        c.bytes = g.bytes;
-        c.startS = g.start.GetSeconds();
-        c.rankGpus = g.ranks;
-        c.bytesSentPerRank.assign(g.ranks.size(), 0);
-        c.finishSPerRank.assign(g.ranks.size(), c.startS);
-        rankIndex[gi].assign(graph.GetGpuCount(), UINT32_MAX);
-        for (uint32_t i = 0; i < g.ranks.size(); ++i)
-        {
-            rankIndex[gi][g.ranks[i]] = i;
-        }
-        const CollectiveCost cost = CollectiveAlphaBeta(graph, g);
-        c.alphaS = cost.inter.alphaS;
-        c.betaSPerByte = cost.inter.betaSPerByte;
-        c.analyticS = CollectiveTime(g, cost, CollectiveModel::FORMULA);
-        c.endS = c.startS;
+        GatherTraining(training, *runner, options.trace, r);
+        r.training.locality = spec.traffic.locality;
     }
-
-    r.flows.reserve(ops.size());
-    for (uint32_t i = 0; i < ops.size(); ++i)
-    {
-        const WorkloadOp& op = ops[i];
-        if (op.kind != WorkloadOp::SEND)
-        {
-            continue;
-        }
-        CollectiveResult& c = r.collectives[op.group];
-        const Time start = runner->GetOpStart(i);
-        const Time end = runner->GetOpEnd(i);
-        c.bytesSentPerRank[rankIndex[op.group][op.rank]] += op.bytes;
-        if (end.IsNegative())
-        {
-            continue; // never arrived: the run was cut off
-        }
-        FlowRecord f;
-        f.id = r.flows.size();
-        f.collective = groups[op.group].name;
-        f.step = op.step;
-        f.src = op.rank;
-        f.dst = op.peer;
-        f.bytes = op.bytes;
-        f.startS = start.GetSeconds();
-        f.endS = end.GetSeconds();
-        r.flows.push_back(f);
-        c.endS = std::max(c.endS, f.endS);
-        double& finish = c.finishSPerRank[rankIndex[op.group][op.peer]];
-        finish = std::max(finish, f.endS);
-    }
-    for (CollectiveResult& c : r.collectives)
-    {
-        c.durationS = c.endS - c.startS;
-        if (c.durationS > 0)
-        {
-            c.algbwGBps = static_cast<double>(c.bytes) / c.durationS / 1e9;
-            c.busbwGBps = c.algbwGBps * BusBandwidthFactor(c.op, c.ranks);
-        }
-    }
+    r.gatherTimeS = SecondsSince(gather0);
 
     Simulator::Destroy();
     r.wallTimeS = SecondsSince(t0);
     return r;
+}
+
+int
+FindSweptCollective(const ScenarioSpec& spec)
+{
+    int found = -1;
+    const auto& cs = spec.traffic.collectives;
+    for (std::size_t i = 0; i < cs.size(); ++i)
+    {
+        if (!cs[i].sweep)
+        {
+            continue;
+        }
+        if (found >= 0)
+        {
+            throw SpecError(cs[i].where,
+                            "only one collective per scenario can be swept; '" + cs[found].name
+                                + "' already is");
+        }
+        found = static_cast<int>(i);
+    }
+    return found;
+}
+
+std::vector<uint64_t>
+SweepSizes(const CollectiveSpec& c)
+{
+    if (c.sweepMinBytes == 0)
+    {
+        throw SpecError(c.where, "sweep: the minimum size must be at least 1 byte");
+    }
+    if (c.sweepMaxBytes < c.sweepMinBytes)
+    {
+        throw SpecError(c.where, "sweep: the maximum size is below the minimum");
+    }
+    if (c.sweepFactor < 2)
+    {
+        throw SpecError(c.where, "sweep: the factor must be at least 2");
+    }
+    std::vector<uint64_t> sizes;
+    for (uint64_t b = c.sweepMinBytes; b <= c.sweepMaxBytes; b *= c.sweepFactor)
+    {
+        sizes.push_back(b);
+        if (b > std::numeric_limits<uint64_t>::max() / c.sweepFactor)
+        {
+            break;
+        }
+    }
+    return sizes;
+}
+
+SweepResults
+RunSweep(const ScenarioSpec& spec, const RunOptions& options)
+{
+    const int swept = FindSweptCollective(spec);
+    if (swept < 0)
+    {
+        throw SpecError(spec.traffic.where, "no collective has a sweep");
+    }
+    const CollectiveSpec& c = spec.traffic.collectives[swept];
+    const std::vector<uint64_t> sizes = SweepSizes(c);
+    SweepResults out;
+    out.collective = c.name;
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+    {
+        ScenarioSpec one = spec;
+        CollectiveSpec& oc = one.traffic.collectives[swept];
+        oc.sweep = false;
+        oc.bytes = sizes[i];
+        RunOptions o = options;
+        o.trace = options.trace && i + 1 == sizes.size();
+        RunResults r = RunScenario(one, o);
+        const CollectiveResult* cr = nullptr;
+        for (const auto& x : r.collectives)
+        {
+            if (x.name == c.name)
+            {
+                cr = &x;
+            }
+        }
+        if (cr == nullptr)
+        {
+            throw std::logic_error("RunSweep: no result for collective '" + c.name + "'");
+        }
+        SweepRow row;
+        row.bytes = cr->bytes;
+        row.count = cr->bytes / 4; // float32 elements, as nccl-tests -d float
+        row.op = cr->op;
+        row.algorithm = cr->algorithm;
+        row.ranks = cr->ranks;
+        row.timeUs = cr->durationS * 1e6;
+        row.algbwGBps = cr->algbwGBps;
+        row.busbwGBps = cr->busbwGBps;
+        row.analyticUs = cr->analyticS * 1e6;
+        row.simOverAnalytic = cr->analyticS > 0 ? cr->durationS / cr->analyticS
+                                                : std::numeric_limits<double>::quiet_NaN();
+        row.complete = r.complete;
+        out.rows.push_back(row);
+        if (i + 1 == sizes.size())
+        {
+            out.last = std::move(r);
+        }
+    }
+    out.last.sweepCollective = out.collective;
+    out.last.sweep = out.rows;
+    return out;
 }
 
 } // namespace ns3

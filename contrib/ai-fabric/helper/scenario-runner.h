@@ -21,6 +21,19 @@ struct RunOptions
     bool progress{false};               //!< print a progress line
     std::ostream* progressOut{nullptr}; //!< where to print it (stderr if null)
     double progressAfterS{2.0};         //!< wall seconds before the first progress line
+    bool trace{true};                   //!< gather Chrome trace events (RunResults::trace)
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief The outcome of an nccl-tests-style sweep (RunSweep()).
+ */
+struct SweepResults
+{
+    std::string collective;     //!< name of the swept collective
+    std::vector<SweepRow> rows; //!< one per size, in increasing size
+    RunResults last;            //!< the full results of the last (largest) size, with
+                                //!< RunResults::sweep and sweepCollective filled in
 };
 
 /**
@@ -33,12 +46,50 @@ struct RunOptions
  * RunResults::complete is false). Simulator::Destroy() is called before
  * returning, so runs can follow each other in one process.
  *
+ * A training job (TrafficSpec::hasTraining) is validated, then its
+ * `iterations` iterations are appended after the collectives, each GPU's
+ * iteration starting when its previous one ended; RunResults::training holds
+ * the step time and per-rank breakdown of every iteration, and the groups it
+ * generated are aggregated by kind (not one CollectiveResult each). A swept
+ * collective is rejected: use RunSweep().
+ *
  * \param spec the scenario
  * \param options run options
  * \return the results
  * \throws SpecError if the scenario is impossible (checked before simulating)
  */
 RunResults RunScenario(const ScenarioSpec& spec, const RunOptions& options);
+
+/**
+ * \ingroup ai-fabric
+ * \param spec a scenario
+ * \return the index of its swept collective (CollectiveSpec::sweep), or -1 if none
+ * \throws SpecError if more than one collective is swept
+ */
+int FindSweptCollective(const ScenarioSpec& spec);
+
+/**
+ * \ingroup ai-fabric
+ * \brief The sizes of a sweep: min, min x factor, ... up to max (inclusive when reached).
+ * \param c the swept collective
+ * \return the sizes, bytes
+ * \throws SpecError if min is 0, max < min or the factor < 2
+ */
+std::vector<uint64_t> SweepSizes(const CollectiveSpec& c);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Run an nccl-tests-style sweep: the scenario's swept collective at
+ * every size of SweepSizes(), each size its own independent simulation
+ * (RunScenario() on the same fabric spec with a fresh simulator; the other
+ * collectives and any training job run alongside it each time).
+ *
+ * \param spec the scenario (exactly one collective has `sweep`)
+ * \param options run options (the trace is kept for the last size only)
+ * \return a row per size and the results of the last size
+ * \throws SpecError if no collective or more than one is swept, or its range is invalid
+ */
+SweepResults RunSweep(const ScenarioSpec& spec, const RunOptions& options);
 
 } // namespace ns3
 

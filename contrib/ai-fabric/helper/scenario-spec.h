@@ -7,8 +7,8 @@
 #include "spec-error.h"
 
 #include "ns3/link-profile.h"
-#include "ns3/training-workload.h"
 #include "ns3/nstime.h"
+#include "ns3/training-workload.h"
 
 #include <cstdint>
 #include <string>

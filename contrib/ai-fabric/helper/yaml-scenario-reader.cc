@@ -5,15 +5,20 @@
 
 #include "fabric-graph.h"
 #include "fabric-topology.h"
+#include "locality-domains.h"
 #include "units.h"
 
 #include "ns3/abort.h"
 #include "ns3/collective-algorithm.h"
+#include "ns3/expert-placement.h"
 #include "ns3/fabric-switch.h"
+#include "ns3/moe-routing.h"
+#include "ns3/training-workload.h"
 #include "ns3/workload.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -46,7 +51,12 @@ const std::vector<std::string> SCENARIO_KEYS = {"name",
                                                 "topology",
                                                 "traffic"};
 /// Keys of a traffic mapping.
-const std::vector<std::string> TRAFFIC_KEYS = {"name", "collectives"};
+const std::vector<std::string> TRAFFIC_KEYS
+    = {"name", "collectives", "training", "locality", "iterations"};
+/// Keys of a traffic mapping that apply only with `training`.
+const std::vector<std::string> TRAINING_TRAFFIC_KEYS = {"locality", "iterations"};
+/// Most training iterations a traffic file may chain.
+constexpr uint64_t MAX_ITERATIONS = 1000000;
 /// Keys of one collective.
 const std::vector<std::string> COLLECTIVE_KEYS = {"name",
                                                   "op",
@@ -60,7 +70,68 @@ const std::vector<std::string> COLLECTIVE_KEYS = {"name",
                                                   "root",
                                                   "ranks_per_node",
                                                   "matrix",
-                                                  "transfers"};
+                                                  "transfers",
+                                                  "sweep"};
+/// Keys of a collective's `sweep`.
+const std::vector<std::string> SWEEP_KEYS = {"min", "max", "factor"};
+/// Largest `sweep: factor`.
+constexpr uint64_t MAX_SWEEP_FACTOR = 1024;
+/// Keys of a `training:` mapping, in documentation order (docs/training-workload.md).
+const std::vector<std::string> TRAINING_KEYS = {"name",
+                                                "layers",
+                                                "hidden",
+                                                "sequence",
+                                                "micro_batch_size",
+                                                "bytes_per_element",
+                                                "ffn_hidden",
+                                                "vocabulary",
+                                                "parameters",
+                                                "moe_layers",
+                                                "experts",
+                                                "top_k",
+                                                "capacity_factor",
+                                                "expert_ffn_hidden",
+                                                "dispatch_bytes_per_element",
+                                                "combine_bytes_per_element",
+                                                "routing",
+                                                "expert_placement",
+                                                "peak_flops",
+                                                "mfu",
+                                                "tp",
+                                                "pp",
+                                                "dp",
+                                                "ep",
+                                                "sequence_parallel",
+                                                "rank_order",
+                                                "rank_gpus",
+                                                "gpus_per_server",
+                                                "tp_in_server",
+                                                "schedule",
+                                                "micro_batches",
+                                                "virtual_stages",
+                                                "tp_algorithm",
+                                                "tp_channels",
+                                                "dp_algorithm",
+                                                "dp_channels",
+                                                "chunk_bytes",
+                                                "bucket_bytes",
+                                                "overlap_grad_reduce",
+                                                "grad_bytes_per_element"};
+/// Keys of a training job that apply only to MoE jobs (`moe_layers` >= 1).
+const std::vector<std::string> MOE_KEYS = {"experts",
+                                           "top_k",
+                                           "capacity_factor",
+                                           "expert_ffn_hidden",
+                                           "dispatch_bytes_per_element",
+                                           "combine_bytes_per_element",
+                                           "routing",
+                                           "expert_placement",
+                                           "ep"};
+/// Keys of a training job's `routing:` mapping.
+const std::vector<std::string> ROUTING_KEYS
+    = {"distribution", "zipf_exponent", "hot_fraction", "affinity_groups", "matrix"};
+/// Largest per-element byte count (`bytes_per_element` and the like).
+constexpr uint64_t MAX_BYTES_PER_ELEMENT = 16;
 /// Keys of one entry of a send-recv collective's `transfers`.
 const std::vector<std::string> TRANSFER_KEYS = {"src", "dst", "size"};
 /// Algorithms that cut their steps into chunks (`chunk_size`); the others send whole messages.
@@ -1813,6 +1884,10 @@ struct TopologyFacts
 {
     bool marksEcn{false}; //!< some link marks ECN (ecn_kmin > 0): congestion_control auto = dcqcn
     bool lossy{false};    //!< some link drops (flow_control none): reliability auto = go-back-n
+    /// Locality domain per GPU for every level of LocalityLevelNames() (GpuLocalityDomains()).
+    std::map<std::string, std::vector<uint32_t>> domains;
+    /// GPUs per NVLink domain when every GPU is in one of equal, consecutive servers; else 0.
+    uint32_t gpusPerServer{0};
 };
 
 /**
@@ -1960,6 +2035,24 @@ ParseTopology(const YAML::Node& node,
             facts->marksEcn = facts->marksEcn || p.ecnKmin > 0;
             facts->lossy = facts->lossy || p.flowControl == LinkProfile::FlowControl::NONE;
         }
+        for (const auto& level : LocalityLevelNames())
+        {
+            facts->domains[level] = GpuLocalityDomains(graph, level);
+        }
+        // Servers: domains of equal size s > 1 holding GPUs g with g / s = their domain.
+        const std::vector<uint32_t>& server = facts->domains["server"];
+        std::map<uint32_t, uint32_t> sizes;
+        for (const uint32_t d : server)
+        {
+            ++sizes[d];
+        }
+        const uint32_t size = sizes.empty() ? 0 : sizes.begin()->second;
+        bool regular = size > 1;
+        for (uint32_t g = 0; regular && g < server.size(); ++g)
+        {
+            regular = sizes[server[g]] == size && server[g] == g / size;
+        }
+        facts->gpusPerServer = regular ? size : 0;
     }
     return t;
 }
@@ -2209,6 +2302,16 @@ CollectiveKeyProblem(const std::string& key,
         return "'size' does not apply to an all-to-all with 'matrix': the matrix gives the "
                "bytes of every pair";
     }
+    if (key == "sweep" && op == "send-recv")
+    {
+        return "'sweep' does not apply to op send-recv: each entry of 'transfers' has its own "
+               "size";
+    }
+    if (key == "sweep" && op == "all-to-all" && hasMatrix)
+    {
+        return "'sweep' does not apply to an all-to-all with 'matrix': the matrix gives the "
+               "bytes of every pair";
+    }
     if (key == "chunk_size" && !Contains(CHUNKED_ALGORITHMS, algorithm))
     {
         return "'chunk_size' applies only to algorithms " + JoinList(CHUNKED_ALGORITHMS)
@@ -2284,6 +2387,61 @@ ReadAlgorithm(const Mapping& c, const std::string& op)
 }
 
 /**
+ * \brief A collective's `sweep: {min, max, factor}`: sizes min, min x factor, ... up to
+ * max (nccl-tests' -b, -e, -f). Sets CollectiveSpec::sweep, sweepMinBytes, sweepMaxBytes,
+ * sweepFactor, and bytes to the first size.
+ * \param f the field
+ * \param spec the collective
+ * \throws SpecError at the offending key or value
+ */
+void
+ReadSweep(const Field& f, CollectiveSpec& spec)
+{
+    static const std::map<std::string, std::string> hints = {
+        {"from", "did you mean 'min'?"},
+        {"to", "did you mean 'max'?"},
+        {"begin", "did you mean 'min'?"},
+        {"end", "did you mean 'max'?"},
+        {"min_size", "did you mean 'min'?"},
+        {"max_size", "did you mean 'max'?"},
+        {"step", "did you mean 'factor'?"},
+        {"step_factor", "did you mean 'factor'?"},
+        {"multiplier", "did you mean 'factor'?"},
+        {"size", "a sweep has 'min' and 'max', not 'size'"},
+    };
+    if (!f.value.IsMap())
+    {
+        f.Fail("expected a mapping such as {min: 1KiB, max: 1GiB, factor: 2}, got "
+               + Describe(f.value));
+    }
+    const Mapping m(f.value, f.file, "sweep", SWEEP_KEYS, hints);
+    spec.sweep = true;
+    spec.sweepMinBytes = ReadBytes(m.Require("min"), true);
+    const Field& max = m.Require("max");
+    spec.sweepMaxBytes = ReadBytes(max, true);
+    if (spec.sweepMaxBytes < spec.sweepMinBytes)
+    {
+        max.Fail("the last size (" + std::to_string(spec.sweepMaxBytes)
+                 + " B) is below the first, min (" + std::to_string(spec.sweepMinBytes)
+                 + " B); give min <= max");
+    }
+    spec.sweepFactor = 2;
+    if (const Field* factor = m.Find("factor"))
+    {
+        const std::string text = ScalarOf(*factor, "an integer of at least 2");
+        const uint64_t value = ReadInteger(*factor, 0, MAX_SWEEP_FACTOR);
+        if (value < 2)
+        {
+            factor->Fail("must be an integer of at least 2 (each size is the previous one times "
+                         "the factor), got "
+                         + text);
+        }
+        spec.sweepFactor = static_cast<uint32_t>(value);
+    }
+    spec.bytes = spec.sweepMinBytes;
+}
+
+/**
  * \brief Parse one entry of `collectives` (its name is read by the caller).
  * \param c the entry's mapping
  * \param spec the collective, with `where` and `name` set
@@ -2308,14 +2466,27 @@ ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topo
             throw SpecError(f.KeyWhere(), problem);
         }
     }
+    const Field* sweep = c.Find("sweep");
+    if (const Field* size = c.Find("size"); sweep && size)
+    {
+        throw SpecError(size->KeyWhere(),
+                        "'size' does not apply with 'sweep': the sweep gives the sizes (min to "
+                        "max); remove one of them");
+    }
     if (spec.op == "send-recv")
     {
         c.Require("transfers");
+    }
+    else if (sweep)
+    {
+        ReadSweep(*sweep, spec);
     }
     else if (!hasMatrix)
     {
         spec.bytes = ReadBytes(c.Require("size"), true);
     }
+    // The largest buffer of the collective (a sweep's last size), for the chunk check.
+    const uint64_t largestBytes = spec.sweep ? spec.sweepMaxBytes : spec.bytes;
     if (spec.algorithm == "hierarchical" && !c.Find("ranks_per_node"))
     {
         throw SpecError(c.Where(),
@@ -2373,9 +2544,9 @@ ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topo
     {
         spec.chunkBytes = ReadBytes(*f, false);
         const uint64_t maxPieces = CollectiveAlgorithm::MAX_PIECES;
-        if (spec.chunkBytes > 0 && spec.bytes / spec.chunkBytes > maxPieces)
+        if (spec.chunkBytes > 0 && largestBytes / spec.chunkBytes > maxPieces)
         {
-            f->Fail("'" + f->value.Scalar() + "' cuts the " + std::to_string(spec.bytes)
+            f->Fail("'" + f->value.Scalar() + "' cuts the " + std::to_string(largestBytes)
                     + " B buffer into more than " + std::to_string(maxPieces)
                     + " pieces; use a larger chunk (or 0B for whole steps)");
         }
@@ -2436,7 +2607,12 @@ ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topo
             g.transfers.push_back(
                 WorkloadTransfer{spec.transferSrc[t], spec.transferDst[t], spec.transferBytes[t]});
         }
-        const std::string problem = CreateCollectiveAlgorithm(spec.algorithm)->Validate(g);
+        std::string problem = CreateCollectiveAlgorithm(spec.algorithm)->Validate(g);
+        if (problem.empty() && spec.sweep)
+        {
+            g.bytes = spec.sweepMaxBytes; // the sweep's largest size, too
+            problem = CreateCollectiveAlgorithm(spec.algorithm)->Validate(g);
+        }
         if (!problem.empty())
         {
             const Field* algorithm = c.Find("algorithm");
@@ -2446,6 +2622,742 @@ ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topo
     }
 }
 
+// --------------------------------------------------------------------- training
+
+/**
+ * \brief A plain non-negative decimal number: `DIGITS [ "." DIGITS ] [ ("e" | "E") [ "+" |
+ * "-" ] DIGITS ]` (`0.5`, `1.2`, `989e12`), read in the "C" locale.
+ * \param text the text
+ * \param[out] value the number, when the text matches
+ * \return true if the text matches the grammar and the number is finite
+ */
+bool
+ParsePlainNumber(const std::string& text, double& value)
+{
+    std::size_t i = 0;
+    const auto digits = [&text, &i]() {
+        const std::size_t from = i;
+        while (i < text.size() && text[i] >= '0' && text[i] <= '9')
+        {
+            ++i;
+        }
+        return i > from;
+    };
+    if (!digits())
+    {
+        return false;
+    }
+    if (i < text.size() && text[i] == '.')
+    {
+        ++i;
+        if (!digits())
+        {
+            return false;
+        }
+    }
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E'))
+    {
+        ++i;
+        if (i < text.size() && (text[i] == '+' || text[i] == '-'))
+        {
+            ++i;
+        }
+        if (!digits())
+        {
+            return false;
+        }
+    }
+    if (i != text.size())
+    {
+        return false;
+    }
+    std::istringstream in(text);
+    in.imbue(std::locale::classic());
+    in >> value;
+    return !in.fail() && std::isfinite(value);
+}
+
+/**
+ * \param f a field
+ * \param example an example value for the message
+ * \return the value of a plain non-negative number (ParsePlainNumber())
+ * \throws SpecError at the value
+ */
+double
+ReadNumber(const Field& f, const std::string& example)
+{
+    const std::string text = ScalarOf(f, "a number such as " + example);
+    double value = 0;
+    if (!ParsePlainNumber(text, value))
+    {
+        f.Fail("'" + text + "' is not a plain non-negative number; write e.g. " + example);
+    }
+    return value;
+}
+
+/**
+ * \brief A FLOP/s rate: `NUMBER [ SPACES ] [ UNIT ]`, NUMBER as ParsePlainNumber(), UNIT one
+ * of FLOPS, kFLOPS, KFLOPS, MFLOPS, GFLOPS, TFLOPS, PFLOPS (powers of 1000; `FLOP/s` may be
+ * written for `FLOPS`), case-sensitive; no unit means FLOP/s (`989e12`, `989TFLOPS`).
+ * \param f a field
+ * \return the rate, FLOP/s, > 0 and finite
+ * \throws SpecError at the value
+ */
+double
+ReadFlops(const Field& f)
+{
+    const std::string text = ScalarOf(f, "a FLOP/s rate such as 989TFLOPS or 989e12");
+    static const std::vector<std::pair<std::string, double>> prefixes = {
+        {"k", 1e3},
+        {"K", 1e3},
+        {"M", 1e6},
+        {"G", 1e9},
+        {"T", 1e12},
+        {"P", 1e15},
+        {"", 1},
+    };
+    std::string number = text;
+    double scale = 1;
+    for (const std::string unit : {"FLOPS", "FLOP/s"})
+    {
+        if (text.size() >= unit.size()
+            && text.compare(text.size() - unit.size(), unit.size(), unit) == 0)
+        {
+            number = text.substr(0, text.size() - unit.size());
+            for (const auto& [prefix, factor] : prefixes)
+            {
+                if (!prefix.empty() && number.size() > prefix.size()
+                    && number.compare(number.size() - prefix.size(), prefix.size(), prefix) == 0)
+                {
+                    number.resize(number.size() - prefix.size());
+                    scale = factor;
+                    break;
+                }
+            }
+            while (!number.empty() && (number.back() == ' ' || number.back() == '\t'))
+            {
+                number.pop_back();
+            }
+            break;
+        }
+    }
+    double value = 0;
+    if (!ParsePlainNumber(number, value))
+    {
+        f.Fail("'" + text
+               + "' is not a FLOP/s rate; write a number with an optional unit FLOPS, kFLOPS, "
+                 "MFLOPS, GFLOPS, TFLOPS or PFLOPS (case-sensitive), e.g. 989TFLOPS or 989e12");
+    }
+    value *= scale;
+    if (!(value > 0) || !std::isfinite(value))
+    {
+        f.Fail("must be greater than 0, got '" + text + "'");
+    }
+    return value;
+}
+
+/**
+ * \param f a field
+ * \param min the smallest allowed value
+ * \param max the largest allowed value
+ * \return the integer value, as a 32-bit count
+ * \throws SpecError at the value
+ */
+uint32_t
+ReadU32(const Field& f, uint32_t min, uint32_t max = std::numeric_limits<uint32_t>::max())
+{
+    return static_cast<uint32_t>(ReadInteger(f, min, max));
+}
+
+/**
+ * \brief Read an MoE routing matrix from a CSV file: \p rows lines of \p cols
+ * non-negative integers (token copies), comma separated; blank lines and lines
+ * starting with '#' are skipped. The path is relative to the file naming it.
+ * \param k the `matrix` field holding the path
+ * \param rows expected rows (EP ranks)
+ * \param cols expected columns (experts)
+ * \return the entries, row-major
+ */
+std::vector<uint64_t>
+ReadRoutingCsv(const Field& k, uint32_t rows, uint32_t cols)
+{
+    const std::string given = k.value.as<std::string>();
+    std::filesystem::path path(given);
+    if (path.is_relative())
+    {
+        path = std::filesystem::path(k.file).parent_path() / path;
+    }
+    std::ifstream in(path);
+    if (!in)
+    {
+        k.Fail("cannot open the routing matrix CSV '" + path.lexically_normal().string() + "'");
+    }
+    const std::string csv = path.lexically_normal().string();
+    std::vector<uint64_t> matrix;
+    std::string line;
+    int lineNo = 0;
+    uint32_t seenRows = 0;
+    while (std::getline(in, line))
+    {
+        ++lineNo;
+        if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#')
+        {
+            continue;
+        }
+        uint32_t seenCols = 0;
+        std::size_t pos = 0;
+        while (pos <= line.size())
+        {
+            std::size_t end = line.find(',', pos);
+            if (end == std::string::npos)
+            {
+                end = line.size();
+            }
+            std::string cell = line.substr(pos, end - pos);
+            const int column = static_cast<int>(pos) + 1;
+            cell.erase(0, cell.find_first_not_of(" \t\r"));
+            cell.erase(cell.find_last_not_of(" \t\r") + 1);
+            if (cell.empty() || cell.find_first_not_of("0123456789") != std::string::npos
+                || cell.size() > 9)
+            {
+                throw SpecError(SpecLocation{csv, lineNo, column},
+                                "routing matrix entry '" + cell
+                                    + "' is not a whole number of token copies");
+            }
+            matrix.push_back(std::stoull(cell));
+            ++seenCols;
+            pos = end + 1;
+        }
+        if (seenCols != cols)
+        {
+            throw SpecError(SpecLocation{csv, lineNo, 1},
+                            "routing matrix row has " + std::to_string(seenCols)
+                                + " entries; it needs experts = " + std::to_string(cols));
+        }
+        ++seenRows;
+    }
+    if (seenRows != rows)
+    {
+        throw SpecError(SpecLocation{csv, lineNo, 0},
+                        "routing matrix has " + std::to_string(seenRows) + " rows; it needs ep = "
+                            + std::to_string(rows) + " (row = source EP position)");
+    }
+    return matrix;
+}
+
+/**
+ * \brief A training job's MoE `routing`: a distribution name, or a mapping with
+ * `distribution` and its parameters (docs/training-workload.md).
+ * \param f the field
+ * \param spec the job, whose `ep` and `experts` are already read (the matrix's shape)
+ * \throws SpecError at the offending key or value
+ */
+void
+ReadRouting(const Field& f, TrainingSpec& spec)
+{
+    static const std::map<std::string, std::string> hints = {
+        {"type", "did you mean 'distribution'?"},
+        {"kind", "did you mean 'distribution'?"},
+        {"exponent", "did you mean 'zipf_exponent'?"},
+        {"alpha", "did you mean 'zipf_exponent'?"},
+        {"fraction", "did you mean 'hot_fraction'?"},
+        {"groups", "did you mean 'affinity_groups'?"},
+    };
+    MoeRoutingSpec& r = spec.routing;
+    if (f.value.IsScalar())
+    {
+        r.distribution = ReadChoice(f, "MoE routing", MoeRoutingNames());
+        if (r.distribution == "matrix")
+        {
+            f.Fail("matrix routing needs its matrix: write a mapping, e.g. {distribution: "
+                   "matrix, matrix: [[...], ...]} with EP rows of E token copies");
+        }
+        return;
+    }
+    if (!f.value.IsMap())
+    {
+        f.Fail("expected a distribution name (" + JoinList(MoeRoutingNames())
+               + ") or a mapping with keys " + JoinList(ROUTING_KEYS) + ", got "
+               + Describe(f.value));
+    }
+    const Mapping m(f.value, f.file, "routing", ROUTING_KEYS, hints);
+    if (const Field* d = m.Find("distribution"))
+    {
+        r.distribution = ReadChoice(*d, "MoE routing", MoeRoutingNames());
+    }
+    static const std::map<std::string, std::string> owner
+        = {{"zipf_exponent", "zipf"}, {"hot_fraction", "hot-expert"}, {"matrix", "matrix"}};
+    for (const Field& k : m.Fields())
+    {
+        const auto o = owner.find(k.key);
+        if (o != owner.end() && o->second != r.distribution)
+        {
+            throw SpecError(k.KeyWhere(),
+                            "'" + k.key + "' applies only to distribution " + o->second + ", not "
+                                + r.distribution);
+        }
+    }
+    if (const Field* k = m.Find("zipf_exponent"))
+    {
+        r.zipfExponent = ReadNumber(*k, "1.2");
+    }
+    if (const Field* k = m.Find("hot_fraction"))
+    {
+        r.hotFraction = ReadFraction(*k);
+    }
+    if (const Field* k = m.Find("affinity_groups"))
+    {
+        r.affinityGroups = ReadU32(*k, 1);
+        if (r.affinityGroups > spec.ep)
+        {
+            k->Fail("must be between 1 and the EP group size (ep = " + std::to_string(spec.ep)
+                    + "), got " + std::to_string(r.affinityGroups));
+        }
+    }
+    if (r.distribution == "matrix")
+    {
+        const Field& k = m.Require("matrix");
+        const std::string shape = std::to_string(spec.ep) + " x " + std::to_string(spec.experts);
+        if (k.value.IsScalar())
+        {
+            r.matrix = ReadRoutingCsv(k, spec.ep, spec.experts);
+            return;
+        }
+        if (!k.value.IsSequence())
+        {
+            k.Fail("expected a list of ep = " + std::to_string(spec.ep)
+                   + " rows (source EP position) of experts = " + std::to_string(spec.experts)
+                   + " token copies, or the path of a CSV file holding them, got "
+                   + Describe(k.value));
+        }
+        if (k.value.size() != spec.ep)
+        {
+            k.Fail("has " + std::to_string(k.value.size())
+                   + " rows, but the routing matrix is ep x experts = " + shape
+                   + " (row = source EP position, column = expert)");
+        }
+        r.matrix.clear();
+        for (std::size_t i = 0; i < k.value.size(); ++i)
+        {
+            const YAML::Node row = k.value[i];
+            const Field rowField{"matrix", k.keyNode, row, k.file};
+            if (!row.IsSequence() || row.size() != spec.experts)
+            {
+                rowField.Fail(
+                    "row " + std::to_string(i) + ": expected " + std::to_string(spec.experts)
+                    + " token copies (one per expert; the matrix is ep x experts = " + shape
+                    + "), got "
+                    + (row.IsSequence() ? std::to_string(row.size()) + " entries" : Describe(row)));
+            }
+            for (std::size_t j = 0; j < row.size(); ++j)
+            {
+                const Field entry{"matrix[" + std::to_string(i) + "][" + std::to_string(j) + "]",
+                                  k.keyNode,
+                                  row[j],
+                                  k.file};
+                r.matrix.push_back(ReadInteger(entry, 0, std::numeric_limits<uint32_t>::max()));
+            }
+        }
+    }
+}
+
+/**
+ * \brief Where a problem ValidateTrainingSpec() found is to be located: the first key of
+ * the first rule whose fragment the message contains and that the mapping gives.
+ * \param problem the message
+ * \param m the training mapping
+ * \return the key's location, else the mapping's
+ */
+SpecLocation
+BlameTrainingKey(const std::string& problem, const Mapping& m)
+{
+    // Fragments of ValidateTrainingSpec(), MoeRouter::Validate() and ExpertPlacement::Validate()
+    // messages, most specific first, and the keys they concern.
+    static const std::vector<std::pair<std::string, std::vector<std::string>>> rules = {
+        {"explicit rank placement", {"rank_gpus"}},
+        {"rank order", {"rank_order"}},
+        {"TP x PP x DP", {"tp", "pp", "dp"}},
+        {"TP group", {"rank_gpus", "rank_order", "tp", "gpus_per_server"}},
+        {"needs at least 2 pipeline stages", {"pp", "schedule"}},
+        {"needs at least 2 virtual stages", {"virtual_stages", "schedule"}},
+        {"needs the micro-batches", {"micro_batches", "pp", "schedule"}},
+        {"virtual stages", {"virtual_stages"}},
+        {"layers do not divide", {"layers", "pp", "virtual_stages"}},
+        {"sequence parallelism", {"sequence_parallel"}},
+        {"MoE layers", {"moe_layers", "experts"}},
+        {"expert-parallel degree", {"ep", "dp"}},
+        {"experts do not divide", {"experts", "ep"}},
+        {"top-k", {"top_k"}},
+        {"routing", {"routing"}},
+        {"zipf", {"routing"}},
+        {"hot-expert", {"routing"}},
+        {"expert placement", {"expert_placement"}},
+        {"capacity factor", {"capacity_factor"}},
+        {"tensor-parallel channels", {"tp_channels"}},
+        {"tensor-parallel algorithm", {"tp_algorithm", "sequence_parallel"}},
+        {"data-parallel channels", {"dp_channels"}},
+        {"data-parallel algorithm", {"dp_algorithm"}},
+        {"bucket", {"bucket_bytes"}},
+        {"peak FLOP", {"peak_flops"}},
+        {"MFU", {"mfu"}},
+        {"bytes per element", {"bytes_per_element"}},
+        {"micro-batch", {"micro_batches"}},
+    };
+    for (const auto& [fragment, keys] : rules)
+    {
+        if (problem.find(fragment) == std::string::npos)
+        {
+            continue;
+        }
+        for (const auto& key : keys)
+        {
+            if (const Field* f = m.Find(key))
+            {
+                return f->KeyWhere();
+            }
+        }
+        break;
+    }
+    return m.Where();
+}
+
+/**
+ * \brief Parse a traffic file's `training:` mapping into a TrainingSpec, then run
+ * ValidateTrainingSpec(): against the topology when it is known (its GPU count, the
+ * locality domains of \p locality, its NVLink domain size as `gpus_per_server` when that
+ * key is absent), else against TP x PP x DP GPUs (the checks that need the fabric wait
+ * for ReadScenarioFile()).
+ * \param f the `training` field
+ * \param locality the traffic's locality level
+ * \param topology the scenario's topology, or nullptr
+ * \param facts what its graph says, or nullptr
+ * \return the job
+ * \throws SpecError at the offending key or value, or at the mapping
+ */
+TrainingSpec
+ParseTraining(const Field& f,
+              const std::string& locality,
+              const TopologySpec* topology,
+              const TopologyFacts* facts)
+{
+    static const std::map<std::string, std::string> hints = [] {
+        std::map<std::string, std::string> h = {
+            {"ffn", "did you mean 'ffn_hidden'?"},
+            {"hidden_size", "did you mean 'hidden'?"},
+            {"seq_len", "did you mean 'sequence'?"},
+            {"sequence_length", "did you mean 'sequence'?"},
+            {"num_layers", "did you mean 'layers'?"},
+            {"micro_batch",
+             "did you mean 'micro_batch_size' (sequences per micro-batch) or "
+             "'micro_batches' (micro-batches per iteration)?"},
+            {"num_experts", "did you mean 'experts'?"},
+            {"topk", "did you mean 'top_k'?"},
+            {"placement", "did you mean 'expert_placement'?"},
+            {"flops", "did you mean 'peak_flops'?"},
+            {"vocab", "did you mean 'vocabulary'?"},
+            {"vocab_size", "did you mean 'vocabulary'?"},
+            {"bucket_size", "did you mean 'bucket_bytes'?"},
+            {"chunk_size", "did you mean 'chunk_bytes'?"},
+            {"collectives", "'collectives' belongs in the traffic mapping, next to 'training'"},
+        };
+        for (const auto& key : TRAINING_TRAFFIC_KEYS)
+        {
+            h[key] = "'" + key + "' belongs in the traffic mapping, next to 'training'";
+        }
+        return h;
+    }();
+    if (!f.value.IsMap())
+    {
+        f.Fail("expected a mapping of the training job's keys (layers, hidden, sequence, "
+               "peak_flops, tp, pp, dp, ...), got "
+               + Describe(f.value));
+    }
+    const Mapping m(f.value, f.file, "training", TRAINING_KEYS, hints);
+    TrainingSpec t;
+    if (const Field* k = m.Find("name"))
+    {
+        t.name = ReadName(*k);
+    }
+
+    // Model.
+    t.layers = ReadU32(m.Require("layers"), 1);
+    t.hidden = ReadInteger(m.Require("hidden"), 1, std::numeric_limits<uint32_t>::max());
+    t.sequence = ReadInteger(m.Require("sequence"), 1, std::numeric_limits<uint32_t>::max());
+    if (const Field* k = m.Find("micro_batch_size"))
+    {
+        t.microBatchSize = ReadU32(*k, 1);
+    }
+    if (const Field* k = m.Find("bytes_per_element"))
+    {
+        t.bytesPerElement = ReadU32(*k, 1, MAX_BYTES_PER_ELEMENT);
+    }
+    if (const Field* k = m.Find("ffn_hidden"))
+    {
+        t.ffnHidden = ReadInteger(*k, 1, std::numeric_limits<uint32_t>::max());
+    }
+    if (const Field* k = m.Find("vocabulary"))
+    {
+        t.vocabulary = ReadInteger(*k, 0, std::numeric_limits<uint32_t>::max());
+    }
+    if (const Field* k = m.Find("parameters"))
+    {
+        t.parameters = ReadInteger(*k, 1, std::numeric_limits<uint64_t>::max());
+    }
+
+    // GPU.
+    t.peakFlops = ReadFlops(m.Require("peak_flops"));
+    if (const Field* k = m.Find("mfu"))
+    {
+        t.mfu = ReadFraction(*k);
+        if (t.mfu <= 0)
+        {
+            k->Fail("must be in (0, 1] (the achieved fraction of the peak), got "
+                    + k->value.Scalar());
+        }
+    }
+
+    // Parallelism and placement.
+    for (const auto& [key, field] : std::vector<std::pair<std::string, uint32_t*>>{{"tp", &t.tp},
+                                                                                   {"pp", &t.pp},
+                                                                                   {"dp", &t.dp}})
+    {
+        if (const Field* k = m.Find(key))
+        {
+            *field = ReadU32(*k, 1);
+        }
+    }
+    const uint64_t ranks = static_cast<uint64_t>(t.tp) * t.pp * t.dp;
+    if (ranks > std::numeric_limits<uint32_t>::max())
+    {
+        throw SpecError(m.Find("tp") ? m.Find("tp")->KeyWhere() : m.Where(),
+                        "TP x PP x DP = " + std::to_string(ranks) + " ranks is too many");
+    }
+    if (const Field* k = m.Find("sequence_parallel"))
+    {
+        t.sequenceParallel = ReadBool(*k);
+    }
+    const Field* order = m.Find("rank_order");
+    const Field* gpus = m.Find("rank_gpus");
+    if (order && gpus)
+    {
+        throw SpecError(gpus->KeyWhere(),
+                        "'rank_gpus' places every rank explicitly, so 'rank_order' would be "
+                        "ignored; give one of them");
+    }
+    if (order)
+    {
+        const std::string text = ScalarOf(*order, "a permutation of tp, pp, dp such as tp,pp,dp");
+        std::vector<std::string> dims;
+        std::string cur;
+        for (const char ch : text + ",")
+        {
+            if (ch == ',')
+            {
+                const auto b = cur.find_first_not_of(" \t");
+                const auto e = cur.find_last_not_of(" \t");
+                dims.push_back(b == std::string::npos ? "" : cur.substr(b, e - b + 1));
+                cur.clear();
+            }
+            else
+            {
+                cur += ch;
+            }
+        }
+        std::vector<std::string> sorted = dims;
+        std::sort(sorted.begin(), sorted.end());
+        if (sorted != std::vector<std::string>{"dp", "pp", "tp"})
+        {
+            order->Fail("'" + text
+                        + "' is not a permutation of tp, pp and dp (innermost first), e.g. "
+                          "tp,pp,dp");
+        }
+        t.rankOrder = dims[0] + "," + dims[1] + "," + dims[2];
+    }
+    if (gpus)
+    {
+        if (!gpus->value.IsSequence())
+        {
+            gpus->Fail("expected a list of GPU indices, one per canonical rank t + TP (s + PP "
+                       "d), got "
+                       + Describe(gpus->value));
+        }
+        std::set<uint32_t> seen;
+        for (const auto& item : gpus->value)
+        {
+            const Field element{"rank_gpus", gpus->keyNode, item, gpus->file};
+            const uint32_t g = ReadU32(element, 0, std::numeric_limits<uint32_t>::max() - 1);
+            if (!seen.insert(g).second)
+            {
+                element.Fail("GPU " + std::to_string(g)
+                             + " appears twice; every rank needs its own GPU");
+            }
+            t.rankGpus.push_back(g);
+        }
+        if (t.rankGpus.size() != ranks)
+        {
+            gpus->Fail("lists " + std::to_string(t.rankGpus.size()) + " GPUs, but TP x PP x DP = "
+                       + std::to_string(t.tp) + " x " + std::to_string(t.pp) + " x "
+                       + std::to_string(t.dp) + " = " + std::to_string(ranks) + " ranks");
+        }
+    }
+    const Field* perServer = m.Find("gpus_per_server");
+    if (perServer)
+    {
+        t.gpusPerServer = ReadU32(*perServer, 0);
+    }
+    else if (facts)
+    {
+        t.gpusPerServer = facts->gpusPerServer;
+    }
+    if (const Field* k = m.Find("tp_in_server"))
+    {
+        t.tpInServer = ReadBool(*k);
+    }
+
+    // Pipeline schedule.
+    if (const Field* k = m.Find("schedule"))
+    {
+        t.schedule = ReadChoice(*k, "pipeline schedule", PipelineScheduleNames());
+    }
+    if (const Field* k = m.Find("micro_batches"))
+    {
+        t.microBatches = ReadU32(*k, 1);
+    }
+    if (const Field* k = m.Find("virtual_stages"))
+    {
+        if (t.schedule != "interleaved")
+        {
+            throw SpecError(k->KeyWhere(),
+                            "'virtual_stages' applies only to schedule interleaved, not "
+                                + t.schedule);
+        }
+        t.virtualStages = ReadU32(*k, 2);
+    }
+    else if (t.schedule == "interleaved")
+    {
+        throw SpecError(m.Find("schedule")->KeyWhere(),
+                        "schedule interleaved needs 'virtual_stages' (model chunks per GPU, at "
+                        "least 2)");
+    }
+
+    // Mixture of experts: the MoE keys need moe_layers >= 1.
+    if (const Field* k = m.Find("moe_layers"))
+    {
+        t.moeLayers = ReadU32(*k, 0);
+    }
+    for (const Field& k : m.Fields())
+    {
+        if (t.moeLayers == 0 && Contains(MOE_KEYS, k.key))
+        {
+            throw SpecError(k.KeyWhere(),
+                            "'" + k.key
+                                + "' applies only to mixture-of-experts jobs; set "
+                                  "'moe_layers' (MoE layers among the layers) to at least 1");
+        }
+    }
+    if (t.moeLayers > 0)
+    {
+        t.experts = ReadU32(m.Require("experts"), 1);
+        if (const Field* k = m.Find("ep"))
+        {
+            t.ep = ReadU32(*k, 1);
+        }
+        if (const Field* k = m.Find("top_k"))
+        {
+            t.topK = ReadU32(*k, 1);
+        }
+        if (const Field* k = m.Find("capacity_factor"))
+        {
+            t.capacityFactor = ReadNumber(*k, "1.25");
+        }
+        if (const Field* k = m.Find("expert_ffn_hidden"))
+        {
+            t.expertFfnHidden = ReadInteger(*k, 1, std::numeric_limits<uint32_t>::max());
+        }
+        if (const Field* k = m.Find("dispatch_bytes_per_element"))
+        {
+            t.dispatchBytesPerElement = ReadU32(*k, 1, MAX_BYTES_PER_ELEMENT);
+        }
+        if (const Field* k = m.Find("combine_bytes_per_element"))
+        {
+            t.combineBytesPerElement = ReadU32(*k, 1, MAX_BYTES_PER_ELEMENT);
+        }
+        if (const Field* k = m.Find("routing"))
+        {
+            ReadRouting(*k, t);
+        }
+        if (const Field* k = m.Find("expert_placement"))
+        {
+            t.expertPlacement = ReadChoice(*k, "expert placement", ExpertPlacementNames());
+        }
+    }
+
+    // Communication.
+    if (const Field* k = m.Find("tp_algorithm"))
+    {
+        t.tpAlgorithm = ReadChoice(*k, "algorithm", CollectiveAlgorithmNames());
+    }
+    if (const Field* k = m.Find("tp_channels"))
+    {
+        t.tpChannels = ReadU32(*k, 1, CollectiveAlgorithm::MAX_CHANNELS);
+    }
+    if (const Field* k = m.Find("dp_algorithm"))
+    {
+        t.dpAlgorithm = ReadChoice(*k, "algorithm", CollectiveAlgorithmNames());
+    }
+    if (const Field* k = m.Find("dp_channels"))
+    {
+        t.dpChannels = ReadU32(*k, 1, CollectiveAlgorithm::MAX_CHANNELS);
+    }
+    if (const Field* k = m.Find("chunk_bytes"))
+    {
+        t.chunkBytes = ReadBytes(*k, false);
+    }
+    if (const Field* k = m.Find("bucket_bytes"))
+    {
+        t.bucketBytes = ReadBytes(*k, true);
+    }
+    if (const Field* k = m.Find("overlap_grad_reduce"))
+    {
+        t.overlapGradReduce = ReadBool(*k);
+    }
+    if (const Field* k = m.Find("grad_bytes_per_element"))
+    {
+        t.gradBytesPerElement = ReadU32(*k, 1, MAX_BYTES_PER_ELEMENT);
+    }
+
+    // The checks between keys, against the fabric when it is known.
+    uint32_t gpuCount = static_cast<uint32_t>(ranks);
+    std::vector<uint32_t> domains;
+    if (topology)
+    {
+        gpuCount = topology->gpus;
+        if (facts)
+        {
+            const auto d = facts->domains.find(locality);
+            if (d != facts->domains.end())
+            {
+                domains = d->second;
+            }
+        }
+    }
+    else if (!t.rankGpus.empty())
+    {
+        gpuCount = *std::max_element(t.rankGpus.begin(), t.rankGpus.end()) + 1;
+    }
+    const std::string problem = ValidateTrainingSpec(t, gpuCount, domains);
+    if (!problem.empty())
+    {
+        std::string message = "training: " + problem;
+        if (topology && problem.find("fabric has") != std::string::npos)
+        {
+            message += " (topology '" + topology->name + "')";
+        }
+        throw SpecError(BlameTrainingKey(problem, m), message);
+    }
+    return t;
+}
+
 /**
  * \brief Parse a traffic mapping.
  * \param node the mapping
@@ -2453,13 +3365,15 @@ ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topo
  * \param defaultName the name when the mapping has none
  * \param topology the scenario's topology, against which ranks and rank positions are
  * checked; nullptr for a traffic file read alone
+ * \param facts what the topology's graph says (the training job's checks), or nullptr
  * \return the traffic
  */
 TrafficSpec
 ParseTraffic(const YAML::Node& node,
              const std::string& file,
              const std::string& defaultName,
-             const TopologySpec* topology = nullptr)
+             const TopologySpec* topology = nullptr,
+             const TopologyFacts* facts = nullptr)
 {
     static const std::map<std::string, std::string> hints = [] {
         std::map<std::string, std::string> h = {
@@ -2467,6 +3381,13 @@ ParseTraffic(const YAML::Node& node,
             {"seed", "'seed' belongs in the scenario file"},
             {"stop_time", "'stop_time' belongs in the scenario file"},
         };
+        for (const auto& key : TRAINING_KEYS)
+        {
+            if (!Contains(TRAFFIC_KEYS, key))
+            {
+                h[key] = "'" + key + "' belongs under 'training:'";
+            }
+        }
         for (const auto& key : COLLECTIVE_KEYS)
         {
             if (!Contains(TRAFFIC_KEYS, key))
@@ -2474,6 +3395,8 @@ ParseTraffic(const YAML::Node& node,
                 h[key] = "'" + key + "' belongs in an entry of 'collectives'";
             }
         }
+        h["train"] = "did you mean 'training'?";
+        h["workload"] = "did you mean 'training'?";
         return h;
     }();
     const Mapping m(node, file, "traffic", TRAFFIC_KEYS, hints);
@@ -2483,6 +3406,40 @@ ParseTraffic(const YAML::Node& node,
     if (const Field* f = m.Find("name"))
     {
         tr.name = ReadName(*f);
+    }
+    const Field* training = m.Find("training");
+    if (!training && !m.Find("collectives"))
+    {
+        throw SpecError(tr.where,
+                        "the traffic needs 'collectives' (a list of collectives), 'training' "
+                        "(a training job) or both");
+    }
+    for (const auto& key : TRAINING_TRAFFIC_KEYS)
+    {
+        const Field* f = m.Find(key);
+        if (f && !training)
+        {
+            throw SpecError(f->KeyWhere(),
+                            "'" + key + "' applies only to a training job; add 'training:'");
+        }
+    }
+    if (const Field* f = m.Find("locality"))
+    {
+        tr.locality = ReadChoice(*f, "locality level", LocalityLevelNames());
+    }
+    if (const Field* f = m.Find("iterations"))
+    {
+        tr.iterations = static_cast<uint32_t>(ReadInteger(*f, 1, MAX_ITERATIONS));
+    }
+    if (training)
+    {
+        tr.hasTraining = true;
+        tr.trainingWhere = training->ValueWhere();
+        tr.training = ParseTraining(*training, tr.locality, topology, facts);
+    }
+    if (!m.Find("collectives"))
+    {
+        return tr;
     }
     const Field& list = m.Require("collectives");
     if (!list.value.IsSequence())
@@ -2950,7 +3907,8 @@ ReadScenarioFile(const std::string& path)
     s.traffic = ParseTraffic(node,
                              file,
                              defaultName.empty() ? s.name + "-traffic" : defaultName,
-                             &s.topology);
+                             &s.topology,
+                             &facts);
     return s;
 }
 
