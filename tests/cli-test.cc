@@ -173,21 +173,36 @@ TEST(Cli, EveryExampleRuns)
         const Outcome o
             = Tool("run '" + entry.path().string() + "' --out '" + (s / "out").string() + "'", s);
         ASSERT_EQ(o.status, 0) << name << ": " << o.err;
-        EXPECT_NE(o.out.find("simulated"), std::string::npos) << o.out;
         const std::string summary = Slurp(s / "out" / "summary.json");
-        for (const char* key : {"\"scenario\"",
-                                "\"seed\"",
-                                "\"sim_time_s\"",
-                                "\"wall_time_s\"",
-                                "\"events\"",
-                                "\"collectives\"",
-                                "\"algbw_GBps\"",
-                                "\"busbw_GBps\"",
-                                "\"analytic_s\"",
-                                "\"flows\"",
-                                "\"p99\""})
+        const bool training = summary.find("\"training\": {") != std::string::npos;
+        // Every run ends in a one-line answer: a collective's or a training step's.
+        EXPECT_NE(o.out.find(training ? "answer: step time" : "simulated"), std::string::npos)
+            << o.out;
+        std::vector<const char*> keys{"\"scenario\"",
+                                      "\"seed\"",
+                                      "\"sim_time_s\"",
+                                      "\"wall_time_s\"",
+                                      "\"events\"",
+                                      "\"collectives\"",
+                                      "\"flows\""};
+        const std::vector<const char*> more
+            = training ? std::vector<const char*>{"\"step_s\"",
+                                                  "\"compute_share\"",
+                                                  "\"bubble_share\"",
+                                                  "\"exposed_comm_share\""}
+                       : std::vector<const char*>{"\"algbw_GBps\"",
+                                                  "\"busbw_GBps\"",
+                                                  "\"analytic_s\"",
+                                                  "\"p99\""};
+        keys.insert(keys.end(), more.begin(), more.end());
+        for (const char* key : keys)
         {
             EXPECT_NE(summary.find(key), std::string::npos) << name << " lacks " << key;
+        }
+        if (training)
+        {
+            EXPECT_EQ(Slurp(s / "out" / "trace.json").rfind("{\"traceEvents\":[", 0), 0u);
+            EXPECT_FALSE(Slurp(s / "out" / "ranks.csv").empty());
         }
         const std::string ports = Slurp(s / "out" / "ports.csv");
         EXPECT_EQ(ports.rfind("node,peer,tier,technology,tx_packets", 0), 0u)
