@@ -3,6 +3,7 @@
  */
 #include "results-writer.h"
 
+#include "atomic-file.h"
 #include "fabric-stats.h"
 #include "json-writer.h"
 
@@ -140,53 +141,6 @@ SimOverAnalytic(const CollectiveResult& c)
         return std::numeric_limits<double>::quiet_NaN();
     }
     return c.durationS / c.analyticS;
-}
-
-/**
- * \brief Write a whole file through `path + ".tmp"` and a rename.
- * \param path the final path
- * \param body writes the content to the stream it is given
- * \tparam F callable as body(std::ostream&)
- */
-template<typename F>
-void
-WriteAtomically(const std::string& path, F&& body)
-{
-    const std::string tmp = path + ".tmp";
-    {
-        errno = 0;
-        std::ofstream os(tmp, std::ios::out | std::ios::binary | std::ios::trunc);
-        if (!os)
-        {
-            const std::string why = errno != 0 ? std::string(": ") + std::strerror(errno) : "";
-            throw std::runtime_error("cannot write " + path + " (opening " + tmp + " failed" + why
-                                     + ")");
-        }
-        try
-        {
-            body(os);
-            os.flush();
-            os.close();
-        }
-        catch (...)
-        {
-            os.close();
-            std::remove(tmp.c_str());
-            throw;
-        }
-        if (os.fail())
-        {
-            std::remove(tmp.c_str());
-            throw std::runtime_error("cannot write " + path + " (I/O error writing " + tmp + ")");
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    {
-        const std::string why = std::strerror(errno);
-        std::remove(tmp.c_str());
-        throw std::runtime_error("cannot write " + path + " (renaming " + tmp + " failed: " + why
-                                 + ")");
-    }
 }
 
 /**
@@ -543,7 +497,7 @@ void
 WriteTraceJson(const RunResults& results, const std::string& path)
 {
     NS_LOG_FUNCTION(path << results.trace.size());
-    WriteAtomically(path, [&results](std::ostream& os) { WriteTraceJson(results, os); });
+    WriteFileAtomically(path, [&results](std::ostream& os) { WriteTraceJson(results, os); });
 }
 
 void
@@ -568,7 +522,7 @@ void
 WriteRanksCsv(const RunResults& results, const std::string& path)
 {
     NS_LOG_FUNCTION(path << results.training.ranks.size());
-    WriteAtomically(path, [&results](std::ostream& os) { WriteRanksCsv(results, os); });
+    WriteFileAtomically(path, [&results](std::ostream& os) { WriteRanksCsv(results, os); });
 }
 
 void
@@ -588,7 +542,7 @@ void
 WriteSweepCsv(const RunResults& results, const std::string& path)
 {
     NS_LOG_FUNCTION(path << results.sweep.size());
-    WriteAtomically(path, [&results](std::ostream& os) { WriteSweepCsv(results, os); });
+    WriteFileAtomically(path, [&results](std::ostream& os) { WriteSweepCsv(results, os); });
 }
 
 void
@@ -764,7 +718,7 @@ void
 WriteSummaryJson(const RunResults& results, const std::string& path)
 {
     NS_LOG_FUNCTION(path);
-    WriteAtomically(path, [&results](std::ostream& os) { WriteSummaryJson(results, os); });
+    WriteFileAtomically(path, [&results](std::ostream& os) { WriteSummaryJson(results, os); });
 }
 
 void
@@ -789,7 +743,7 @@ void
 WriteFlowsCsv(const RunResults& results, const std::string& path)
 {
     NS_LOG_FUNCTION(path << results.flows.size());
-    WriteAtomically(path, [&results](std::ostream& os) { WriteFlowsCsv(results, os); });
+    WriteFileAtomically(path, [&results](std::ostream& os) { WriteFlowsCsv(results, os); });
 }
 
 void
@@ -815,7 +769,7 @@ void
 WritePortsCsv(const RunResults& results, const std::string& path)
 {
     NS_LOG_FUNCTION(path << results.ports.size());
-    WriteAtomically(path, [&results](std::ostream& os) { WritePortsCsv(results, os); });
+    WriteFileAtomically(path, [&results](std::ostream& os) { WritePortsCsv(results, os); });
 }
 
 void

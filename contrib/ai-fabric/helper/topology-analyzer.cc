@@ -3,6 +3,7 @@
  */
 #include "topology-analyzer.h"
 
+#include "atomic-file.h"
 #include "fabric-graph.h"
 #include "fabric-topology.h"
 #include "json-writer.h"
@@ -463,43 +464,6 @@ bool
 Agree(double x, double y, double tolerance)
 {
     return std::fabs(x - y) <= tolerance * std::max({std::fabs(x), std::fabs(y), 1.0});
-}
-
-/**
- * \brief Write a file through `path + ".tmp"` and a rename.
- * \param path the final path
- * \param body writes the content
- * \tparam F callable as body(std::ostream&)
- */
-template<typename F>
-void
-WriteFile(const std::string& path, F&& body)
-{
-    const std::string tmp = path + ".tmp";
-    {
-        errno = 0;
-        std::ofstream os(tmp, std::ios::out | std::ios::binary | std::ios::trunc);
-        if (!os)
-        {
-            const std::string why = errno != 0 ? std::string(": ") + std::strerror(errno) : "";
-            throw std::runtime_error("cannot write " + path + " (opening " + tmp + " failed" + why
-                                     + ")");
-        }
-        body(os);
-        os.flush();
-        if (!os)
-        {
-            std::remove(tmp.c_str());
-            throw std::runtime_error("cannot write " + path + " (I/O error writing " + tmp + ")");
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    {
-        const std::string why = std::strerror(errno);
-        std::remove(tmp.c_str());
-        throw std::runtime_error("cannot write " + path + " (renaming " + tmp + " failed: " + why
-                                 + ")");
-    }
 }
 
 /// \param ratio down/up \return e.g. "3:1", "1.5:1"
@@ -996,7 +960,7 @@ WriteTopologyJson(const TopologyReport& r, std::ostream& os)
 void
 WriteTopologyJson(const TopologyReport& report, const std::string& path)
 {
-    WriteFile(path, [&report](std::ostream& os) { WriteTopologyJson(report, os); });
+    WriteFileAtomically(path, [&report](std::ostream& os) { WriteTopologyJson(report, os); });
 }
 
 void
@@ -1160,7 +1124,7 @@ WriteDot(const FabricGraph& graph, std::ostream& os)
 void
 WriteDot(const FabricGraph& graph, const std::string& path)
 {
-    WriteFile(path, [&graph](std::ostream& os) { WriteDot(graph, os); });
+    WriteFileAtomically(path, [&graph](std::ostream& os) { WriteDot(graph, os); });
 }
 
 } // namespace ns3
