@@ -407,7 +407,7 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> inDev,
     if (!drop && fc == FabricNetDevice::FC_NONE)
     {
         const uint64_t free = m_poolSize - m_used;
-        drop = egress->GetQueuedBytes(priority) + item.wireBytes > m_dropAlpha * free;
+        drop = egress->GetQueuedBytes(egressClass) + item.wireBytes > m_dropAlpha * free;
     }
     if (drop)
     {
@@ -440,7 +440,7 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> inDev,
     const PortConfig& ecn = m_config[out];
     if (ecn.ecnKmin > 0 && !header.IsControl())
     {
-        const uint64_t q = egress->GetQueuedBytes(priority);
+        const uint64_t q = egress->GetQueuedBytes(egressClass);
         double p = 0;
         if (q >= ecn.ecnKmax)
         {
