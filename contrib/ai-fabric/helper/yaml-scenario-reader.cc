@@ -1346,6 +1346,53 @@ ReadNvlink(const Field& f, TopologySpec& t)
 }
 
 /**
+ * \brief Visit a list of mappings (custom nodes, custom links, transfers): the value
+ * must be a non-empty sequence whose entries are mappings with the given keys.
+ * \param f the field holding the list
+ * \param what the list's key, e.g. "nodes"
+ * \param entryWhat what one entry is, for unknown-key errors, e.g. "custom node"
+ * \param keys the entries' keys
+ * \param hints suggestions for likely wrong keys
+ * \param empty the message for an empty list
+ * \param visit called with each entry's mapping and index
+ * \throws SpecError at the list or the offending entry
+ */
+template<typename Visit>
+void
+ForEachListedMapping(const Field& f,
+                     const std::string& what,
+                     const std::string& entryWhat,
+                     const std::vector<std::string>& keys,
+                     const std::map<std::string, std::string>& hints,
+                     const std::string& empty,
+                     Visit&& visit)
+{
+    if (!f.value.IsSequence())
+    {
+        f.Fail("expected a list of " + what
+               + " (lines starting with '- ', each a mapping with keys " + JoinList(keys)
+               + "), got " + Describe(f.value));
+    }
+    if (f.value.size() == 0)
+    {
+        f.Fail(empty);
+    }
+    std::size_t index = 0;
+    for (const auto& item : f.value)
+    {
+        const Field entry{what, f.keyNode, item, f.file};
+        if (!item.IsMap())
+        {
+            entry.Fail("entry " + std::to_string(index) + ": expected a mapping with keys "
+                       + JoinList(keys) + ", got " + Describe(item));
+        }
+        const Mapping m(item, f.file, entryWhat, keys, hints);
+        visit(m, index);
+        ++index;
+    }
+}
+
+/**
  * \brief A custom topology's `nodes`: a list of {name, kind, tier}.
  * \param f the field
  * \param t the topology (customNodes)
@@ -1360,42 +1407,30 @@ ReadCustomNodes(const Field& f, TopologySpec& t)
         {"level", "did you mean 'tier'?"},
         {"layer", "did you mean 'tier'?"},
     };
-    if (!f.value.IsSequence())
-    {
-        f.Fail("expected a list of nodes (lines starting with '- ', each a mapping with keys "
-               + JoinList(CUSTOM_NODE_KEYS) + "), got " + Describe(f.value));
-    }
-    if (f.value.size() == 0)
-    {
-        f.Fail("the list is empty; give at least 2 nodes of kind gpu");
-    }
-    std::size_t index = 0;
-    for (const auto& item : f.value)
-    {
-        const Field entry{"nodes", f.keyNode, item, f.file};
-        if (!item.IsMap())
-        {
-            entry.Fail("entry " + std::to_string(index) + ": expected a mapping with keys "
-                       + JoinList(CUSTOM_NODE_KEYS) + ", got " + Describe(item));
-        }
-        const Mapping m(item, f.file, "custom node", CUSTOM_NODE_KEYS, hints);
-        TopologySpec::CustomNode n;
-        n.where = m.Where();
-        n.name = ReadName(m.Require("name"));
-        n.kind = ReadChoice(m.Require("kind"), "node kind", CUSTOM_NODE_KINDS);
-        const Field* tier = m.Find("tier");
-        if (n.kind == "switch")
-        {
-            n.tier = tier ? static_cast<uint32_t>(ReadInteger(*tier, 0, MAX_CUSTOM_TIER)) : 1;
-        }
-        else if (tier)
-        {
-            throw SpecError(tier->KeyWhere(),
-                            "'tier' applies to switches only; a " + n.kind + " node is tier 0");
-        }
-        t.customNodes.push_back(n);
-        ++index;
-    }
+    ForEachListedMapping(
+        f,
+        "nodes",
+        "custom node",
+        CUSTOM_NODE_KEYS,
+        hints,
+        "the list is empty; give at least 2 nodes of kind gpu",
+        [&t](const Mapping& m, std::size_t) {
+            TopologySpec::CustomNode n;
+            n.where = m.Where();
+            n.name = ReadName(m.Require("name"));
+            n.kind = ReadChoice(m.Require("kind"), "node kind", CUSTOM_NODE_KINDS);
+            const Field* tier = m.Find("tier");
+            if (n.kind == "switch")
+            {
+                n.tier = tier ? static_cast<uint32_t>(ReadInteger(*tier, 0, MAX_CUSTOM_TIER)) : 1;
+            }
+            else if (tier)
+            {
+                throw SpecError(tier->KeyWhere(),
+                                "'tier' applies to switches only; a " + n.kind + " node is tier 0");
+            }
+            t.customNodes.push_back(n);
+        });
 }
 
 /**
@@ -1421,45 +1456,33 @@ ReadCustomLinks(const Field& f, TopologySpec& t)
         }
         return h;
     }();
-    if (!f.value.IsSequence())
-    {
-        f.Fail("expected a list of links (lines starting with '- ', each a mapping with keys "
-               + JoinList(CUSTOM_LINK_KEYS) + "), got " + Describe(f.value));
-    }
-    if (f.value.size() == 0)
-    {
-        f.Fail("the list is empty; give the links that join the nodes");
-    }
-    std::size_t index = 0;
-    for (const auto& item : f.value)
-    {
-        const Field entry{"links", f.keyNode, item, f.file};
-        if (!item.IsMap())
-        {
-            entry.Fail("entry " + std::to_string(index) + ": expected a mapping with keys "
-                       + JoinList(CUSTOM_LINK_KEYS) + ", got " + Describe(item));
-        }
-        const Mapping m(item, f.file, "custom link", CUSTOM_LINK_KEYS, hints);
-        TopologySpec::CustomLink l;
-        l.where = m.Where();
-        for (const char* end : {"a", "b"})
-        {
-            const Field& e = m.Require(end);
-            std::string& name = end[0] == 'a' ? l.a : l.b;
-            name = ScalarOf(e, "a node name");
-            if (name.empty())
-            {
-                e.Fail("must not be empty");
-            }
-        }
-        if (const Field* lf = m.Find("link"))
-        {
-            l.hasProfile = true;
-            l.profile = ParseLink(lf, "link", "", t.where, f.file, &t.link).profile;
-        }
-        t.customLinks.push_back(l);
-        ++index;
-    }
+    ForEachListedMapping(f,
+                         "links",
+                         "custom link",
+                         CUSTOM_LINK_KEYS,
+                         hints,
+                         "the list is empty; give the links that join the nodes",
+                         [&f, &t](const Mapping& m, std::size_t) {
+                             TopologySpec::CustomLink l;
+                             l.where = m.Where();
+                             for (const char* end : {"a", "b"})
+                             {
+                                 const Field& e = m.Require(end);
+                                 std::string& name = end[0] == 'a' ? l.a : l.b;
+                                 name = ScalarOf(e, "a node name");
+                                 if (name.empty())
+                                 {
+                                     e.Fail("must not be empty");
+                                 }
+                             }
+                             if (const Field* lf = m.Find("link"))
+                             {
+                                 l.hasProfile = true;
+                                 l.profile
+                                     = ParseLink(lf, "link", "", t.where, f.file, &t.link).profile;
+                             }
+                             t.customLinks.push_back(l);
+                         });
 }
 
 /**
@@ -2239,43 +2262,30 @@ ReadTransfers(const Field& f, uint32_t ranks, CollectiveSpec& spec)
         {"destination", "did you mean 'dst'?"},
         {"bytes", "did you mean 'size'?"},
     };
-    if (!f.value.IsSequence())
-    {
-        f.Fail("expected a list of transfers (lines starting with '- ', each a mapping with "
-               "keys "
-               + JoinList(TRANSFER_KEYS) + "), got " + Describe(f.value));
-    }
-    if (f.value.size() == 0)
-    {
-        f.Fail("the list is empty; give at least one transfer {src, dst, size}");
-    }
     uint64_t total = 0;
-    std::size_t index = 0;
-    for (const auto& item : f.value)
-    {
-        const Field entry{"transfers", f.keyNode, item, f.file};
-        if (!item.IsMap())
-        {
-            entry.Fail("entry " + std::to_string(index) + ": expected a mapping with keys "
-                       + JoinList(TRANSFER_KEYS) + ", got " + Describe(item));
-        }
-        const Mapping m(item, f.file, "transfer", TRANSFER_KEYS, hints);
-        const uint32_t src = ReadPosition(m.Require("src"), ranks);
-        const Field& dstField = m.Require("dst");
-        const uint32_t dst = ReadPosition(dstField, ranks);
-        if (src == dst)
-        {
-            dstField.Fail("transfer " + std::to_string(index) + " sends from rank position "
-                          + std::to_string(src) + " to itself");
-        }
-        const Field& size = m.Require("size");
-        const uint64_t bytes = ReadBytes(size, true);
-        total = AddBytes(total, bytes, size, "the transfers' sizes");
-        spec.transferSrc.push_back(src);
-        spec.transferDst.push_back(dst);
-        spec.transferBytes.push_back(bytes);
-        ++index;
-    }
+    ForEachListedMapping(f,
+                         "transfers",
+                         "transfer",
+                         TRANSFER_KEYS,
+                         hints,
+                         "the list is empty; give at least one transfer {src, dst, size}",
+                         [&](const Mapping& m, std::size_t index) {
+                             const uint32_t src = ReadPosition(m.Require("src"), ranks);
+                             const Field& dstField = m.Require("dst");
+                             const uint32_t dst = ReadPosition(dstField, ranks);
+                             if (src == dst)
+                             {
+                                 dstField.Fail("transfer " + std::to_string(index)
+                                               + " sends from rank position " + std::to_string(src)
+                                               + " to itself");
+                             }
+                             const Field& size = m.Require("size");
+                             const uint64_t bytes = ReadBytes(size, true);
+                             total = AddBytes(total, bytes, size, "the transfers' sizes");
+                             spec.transferSrc.push_back(src);
+                             spec.transferDst.push_back(dst);
+                             spec.transferBytes.push_back(bytes);
+                         });
     return total;
 }
 
