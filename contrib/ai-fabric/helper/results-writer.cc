@@ -181,6 +181,17 @@ ToPs(double seconds, int64_t& ps)
 }
 
 /**
+ * \param seconds a time
+ * \return it in nanoseconds with three decimals, or "" if it cannot be represented
+ */
+std::string
+NsOrEmpty(double seconds)
+{
+    int64_t ps = 0;
+    return ToPs(seconds, ps) ? NsFromPs(ps) : std::string();
+}
+
+/**
  * \brief Quote a CSV field per RFC 4180 when it needs it.
  * \param field the raw text
  * \return the field, quoted (with doubled quotes) if it holds , " CR or LF
@@ -505,16 +516,13 @@ WriteRanksCsv(const RunResults& r, std::ostream& os)
 {
     os << "iteration,rank,gpu,tp,pp,dp,compute_ns,pipeline_idle_ns,exposed_tp_ns,exposed_pp_ns,"
           "exposed_ep_ns,exposed_dp_ns,end_ns\n";
-    auto ns = [](double seconds) {
-        int64_t ps = 0;
-        return ToPs(seconds, ps) ? NsFromPs(ps) : std::string();
-    };
     for (const TrainingRankResult& k : r.training.ranks)
     {
         os << k.iteration << ',' << k.rank << ',' << k.gpu << ',' << k.tp << ',' << k.pp << ','
-           << k.dp << ',' << ns(k.computeS) << ',' << ns(k.pipelineIdleS) << ','
-           << ns(k.exposedTensorS) << ',' << ns(k.exposedPipelineS) << ',' << ns(k.exposedExpertS)
-           << ',' << ns(k.exposedDataS) << ',' << ns(k.endS) << '\n';
+           << k.dp << ',' << NsOrEmpty(k.computeS) << ',' << NsOrEmpty(k.pipelineIdleS) << ','
+           << NsOrEmpty(k.exposedTensorS) << ',' << NsOrEmpty(k.exposedPipelineS) << ','
+           << NsOrEmpty(k.exposedExpertS) << ',' << NsOrEmpty(k.exposedDataS) << ','
+           << NsOrEmpty(k.endS) << '\n';
     }
 }
 
@@ -751,17 +759,14 @@ WritePortsCsv(const RunResults& results, std::ostream& os)
 {
     os << "node,peer,tier,technology,tx_packets,tx_bytes,busy_ns,utilization,drops,"
           "peak_queue_bytes,pauses_received,paused_ns,stall_ns\n";
-    auto ns = [](double seconds) {
-        int64_t ps = 0;
-        return ToPs(seconds, ps) ? NsFromPs(ps) : std::string();
-    };
     for (const auto& p : results.ports)
     {
         const double util = results.simTimeS > 0 ? p.busyS / results.simTimeS : 0.0;
         os << CsvField(p.node) << ',' << CsvField(p.peer) << ',' << CsvField(p.tier) << ','
-           << CsvField(p.technology) << ',' << p.txPackets << ',' << p.txBytes << ',' << ns(p.busyS)
-           << ',' << Fixed(util, 6) << ',' << p.drops << ',' << p.peakQueueBytes << ','
-           << p.pausesReceived << ',' << ns(p.pausedS) << ',' << ns(p.stallS) << '\n';
+           << CsvField(p.technology) << ',' << p.txPackets << ',' << p.txBytes << ','
+           << NsOrEmpty(p.busyS) << ',' << Fixed(util, 6) << ',' << p.drops << ','
+           << p.peakQueueBytes << ',' << p.pausesReceived << ',' << NsOrEmpty(p.pausedS) << ','
+           << NsOrEmpty(p.stallS) << '\n';
     }
 }
 
