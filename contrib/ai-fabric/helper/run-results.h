@@ -232,6 +232,29 @@ struct SweepRow
 
 /**
  * \ingroup ai-fabric
+ * \brief Throughput an all-to-all or permutation collective achieved across the
+ * topology analyzer's bisection cut, beside the cut's capacity
+ * (MeasureBisection(), helper/bisection-meter.h). Gb/s, one direction.
+ */
+struct BisectionRecord
+{
+    std::string collective; //!< the collective
+    std::string op;         //!< its operation
+    std::string split;      //!< the cut in words
+    uint32_t sideAGpus{0};  //!< GPUs on side A
+    uint32_t sideBGpus{0};  //!< GPUs on side B
+    uint64_t crossBytes{0}; //!< payload bytes across the cut, both directions
+    uint64_t bytesAtoB{0};  //!< side A to side B
+    uint64_t bytesBtoA{0};  //!< side B to side A
+    double windowS{0};      //!< the collective's duration, seconds
+    double achievedGbps{0}; //!< busier direction's payload rate, Gb/s
+    double analyticGbps{0}; //!< the cut's max-flow capacity, Gb/s, one direction
+    double formulaGbps{0};  //!< the family's closed form, Gb/s (0 without one)
+    double ratio{0};        //!< achieved / analytic
+};
+
+/**
+ * \ingroup ai-fabric
  * \brief Everything a run reports; written as summary.json, flows.csv and a table.
  */
 struct RunResults
@@ -262,6 +285,7 @@ struct RunResults
     std::vector<TraceEvent> trace;             //!< Chrome trace events (trace.json)
     std::string sweepCollective;               //!< the swept collective ("" if not a sweep)
     std::vector<SweepRow> sweep;               //!< sweep rows, by size
+    std::vector<BisectionRecord> bisection;    //!< per all-to-all / permutation collective
 };
 
 } // namespace ns3

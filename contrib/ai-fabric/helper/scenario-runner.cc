@@ -4,6 +4,7 @@
 #include "scenario-runner.h"
 
 #include "analytic-model.h"
+#include "bisection-meter.h"
 #include "fabric-builder.h"
 #include "fabric-graph.h"
 #include "fabric-stats.h"
@@ -641,6 +642,56 @@ GatherGroups(const FabricGraph& graph,
     }
 }
 
+/**
+ * \brief Bisection throughput of every all-to-all and permutation collective
+ * (the cut is priced once, only if there is such a collective).
+ * \param graph the fabric
+ * \param spec the topology
+ * \param r the results (collectives and flows filled; bisection appended)
+ */
+void
+GatherBisection(const FabricGraph& graph, const TopologySpec& spec, RunResults& r)
+{
+    BisectionCutInfo cut;
+    bool priced = false;
+    std::size_t flow = 0;
+    for (const CollectiveResult& c : r.collectives)
+    {
+        // flows are grouped per collective, in collective order
+        const std::size_t first = flow;
+        while (flow < r.flows.size() && r.flows[flow].collective == c.name)
+        {
+            ++flow;
+        }
+        if (c.op != "all-to-all" && c.op != "permutation")
+        {
+            continue;
+        }
+        if (!priced)
+        {
+            cut = AnalyticBisectionCut(graph, spec);
+            priced = true;
+        }
+        const std::vector<FlowRecord> mine(r.flows.begin() + first, r.flows.begin() + flow);
+        const BisectionMeasure m = MeasureBisection(cut, mine, c.startS, c.endS);
+        BisectionRecord b;
+        b.collective = c.name;
+        b.op = c.op;
+        b.split = cut.split;
+        b.sideAGpus = std::count(cut.sideA.begin(), cut.sideA.end(), true);
+        b.sideBGpus = cut.sideA.size() - b.sideAGpus;
+        b.crossBytes = m.crossBytes;
+        b.bytesAtoB = m.bytesAtoB;
+        b.bytesBtoA = m.bytesBtoA;
+        b.windowS = m.windowS;
+        b.achievedGbps = m.achievedGbps;
+        b.analyticGbps = m.analyticGbps;
+        b.formulaGbps = cut.formulaGbps;
+        b.ratio = m.ratio;
+        r.bisection.push_back(b);
+    }
+}
+
 /// \param c a compute op \return its trace name, e.g. "F attn l3 mb2"
 std::string
 ComputeName(const TrainingComputeOp& c)
@@ -867,6 +918,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
 
     const Clock::time_point gather0 = Clock::now();
     GatherGroups(graph, workload, *runner, training, options.trace, r);
+    GatherBisection(graph, spec.topology, r);
     if (spec.traffic.hasTraining)
     {
         GatherTraining(training, *runner, options.trace, r);
