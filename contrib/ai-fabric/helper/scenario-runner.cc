@@ -9,6 +9,8 @@
 #include "fabric-graph.h"
 #include "fabric-stats.h"
 #include "locality-domains.h"
+#include "port-metrics.h"
+#include "port-sampler.h"
 
 #include "ns3/collective-algorithm.h"
 #include "ns3/object-factory.h"
@@ -337,7 +339,7 @@ TierName(const FabricGraph::Node& a, const FabricGraph::Node& b)
 
 /// One record per port: both directions of every link.
 std::vector<PortRecord>
-CollectPorts(const FabricGraph& graph, const Fabric& fabric)
+CollectPorts(const FabricGraph& graph, const Fabric& fabric, bool custom)
 {
     std::vector<PortRecord> ports;
     const auto& nodes = graph.GetNodes();
@@ -348,6 +350,7 @@ CollectPorts(const FabricGraph& graph, const Fabric& fabric)
         const auto& link = links[i];
         const std::string tier = TierName(nodes[link.a], nodes[link.b]);
         const std::string tech = graph.GetProfiles()[link.profile].technology;
+        const std::string tierClass = TierClassOf(graph, i, custom);
         for (int end = 0; end < 2; ++end)
         {
             const Ptr<FabricNetDevice>& d = end == 0 ? fabric.devicesA[i] : fabric.devicesB[i];
@@ -364,6 +367,11 @@ CollectPorts(const FabricGraph& graph, const Fabric& fabric)
             p.pausesReceived = d->GetPausesReceived();
             p.pausedS = d->GetPausedTime().GetSeconds();
             p.stallS = d->GetStallTime().GetSeconds();
+            p.portId = ports.size();
+            p.tierClass = tierClass;
+            p.ecnMarks = d->GetEcnMarks();
+            p.p99QueueBytes = d->GetQueuePercentileBytes(99.0);
+            p.rateBps = static_cast<double>(graph.GetProfiles()[link.profile].rate.GetBitRate());
             ports.push_back(p);
         }
     }
@@ -887,11 +895,21 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     {
         Simulator::ScheduleNow(&ProgressMonitor::Tick, &monitor);
     }
+    std::vector<Ptr<FabricNetDevice>> portDevices;
+    portDevices.reserve(2 * fabric.devicesA.size());
+    for (std::size_t i = 0; i < fabric.devicesA.size(); ++i)
+    {
+        portDevices.push_back(fabric.devicesA[i]);
+        portDevices.push_back(fabric.devicesB[i]);
+    }
+    PortSampler sampler(std::move(portDevices), spec.sampleInterval);
+    sampler.Start();
     const double setupS = SecondsSince(t0);
 
     const uint64_t eventsBefore = Simulator::GetEventCount();
     Simulator::Run();
     monitor.Finish();
+    sampler.Finish();
 
     RunResults r;
     r.scenario = spec.name;
@@ -904,12 +922,17 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     r.links = graph.GetLinks().size();
     r.simTimeS = Simulator::Now().GetSeconds();
     // The monitor's own events depend on whether progress is shown: leave them out.
-    r.events = Simulator::GetEventCount() - eventsBefore - monitor.Events();
+    // The sampler's events are bookkeeping too: leave them out.
+    r.events = Simulator::GetEventCount() - eventsBefore - monitor.Events() - sampler.Events();
     r.packetHops = fabric.GetPacketHops();
     r.complete = runner->IsDone();
     r.setupTimeS = setupS;
     r.counters = CollectCounters(fabric);
-    r.ports = CollectPorts(graph, fabric);
+    r.ports = CollectPorts(graph, fabric, spec.topology.kind == "custom");
+    r.tierClasses = SummarizeTierClasses(r.ports, r.simTimeS);
+    r.sampleIntervalS = sampler.IntervalS();
+    r.sampleIntervalAuto = !spec.sampleInterval.IsStrictlyPositive();
+    r.timeseries = sampler.Rows();
     if (r.counters.losslessDrops > 0)
     {
         r.violations.push_back(std::to_string(r.counters.losslessDrops)
@@ -919,11 +942,25 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     const Clock::time_point gather0 = Clock::now();
     GatherGroups(graph, workload, *runner, training, options.trace, r);
     GatherBisection(graph, spec.topology, r);
+    {
+        std::vector<MessageQuery> queries;
+        queries.reserve(r.flows.size());
+        for (const FlowRecord& f : r.flows)
+        {
+            queries.push_back(MessageQuery{f.src, f.dst, f.bytes});
+        }
+        const std::vector<double> ideal = MessageIdealTimes(graph, queries);
+        for (std::size_t i = 0; i < r.flows.size(); ++i)
+        {
+            r.flows[i].idealS = ideal[i];
+        }
+    }
     if (spec.traffic.hasTraining)
     {
         GatherTraining(training, *runner, options.trace, r);
         r.training.locality = spec.traffic.locality;
     }
+    FillTails(r);
     r.gatherTimeS = SecondsSince(gather0);
 
     Simulator::Destroy();
