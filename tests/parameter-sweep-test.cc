@@ -380,3 +380,28 @@ TEST(ProgressBar, EtaFromTheDeliveryRateOverTheWindow)
     eta.Add(14, 0.65);
     EXPECT_NEAR(eta.SecondsLeft(), 0.35 / ((0.65 - 0.5) / 5.0), 1e-9);
 }
+
+/// A sweep interrupted before it starts runs no point: every result is "not-run".
+TEST(ParameterSweep, InterruptedRunnerStartsNoMorePoints)
+{
+    const fs::path s = Scratch("interrupt");
+    const std::string path = SweepOverRing(s,
+                                           "parameters:\n"
+                                           "  - key: topology.gpus\n"
+                                           "    values: [2, 3, 4]\n");
+    const SweepPlan plan = ReadSweepFile(path);
+    SweepRunOptions options;
+    options.executable = "/bin/false";
+    options.jobs = 2;
+    const volatile std::sig_atomic_t stop = SIGTERM;
+    options.interrupt = &stop;
+    const std::vector<SweepPointResult> r = RunSweepPoints(plan, (s / "out").string(), options);
+    ASSERT_EQ(r.size(), 3u);
+    for (const auto& p : r)
+    {
+        EXPECT_EQ(p.status, "not-run");
+        EXPECT_EQ(p.exitCode, -1);
+        EXPECT_EQ(p.metricValues.size(), plan.metrics.size());
+    }
+    EXPECT_FALSE(fs::exists(s / "out" / "points" / "000" / "run.log"));
+}

@@ -239,3 +239,31 @@ TEST(SweepCli, EverySweepExampleRuns)
     }
     EXPECT_GE(sweeps, 1);
 }
+
+/// SIGTERM to a running sweep: the running point gets it, no more start, and the CSV and
+/// report are written with the points that did not run marked not-run; exit status 3.
+TEST(SweepCli, SigtermWritesWhatRan)
+{
+    const fs::path s = FreshScratch("sweep-cli-sigterm");
+    std::ofstream(s / "sweep.yaml") << "base: " << SourcePath("examples/ring-allreduce-4gpu.yaml")
+                                    << "\nparameters:\n"
+                                       "  - key: traffic.collectives[0].size\n"
+                                       "    values: [1MiB, 2MiB, 3MiB, 4MiB, 5MiB, 6MiB, 7MiB, "
+                                       "8MiB]\n";
+    const fs::path out = s / "out";
+    // Start it, wait until the second point has started, then SIGTERM the sweep alone.
+    std::ofstream(s / "kill.sh") << "'" << AI_FABRIC_BINARY << "' sweep '"
+                                 << (s / "sweep.yaml").string() << "' --jobs 1 --quiet --out '"
+                                 << out.string() << "' &\npid=$!\nfor i in $(seq 600); do\n"
+                                 << "  [ -e '" << (out / "points" / "001" / "run.log").string()
+                                 << "' ] && break\n  sleep 0.05\ndone\n"
+                                 << "kill -TERM $pid\nwait $pid\n";
+    const ToolOutcome o = RunCommand("sh '" + (s / "kill.sh").string() + "'", s);
+    EXPECT_EQ(o.status, 3) << o.err;
+    EXPECT_NE(o.err.find("sweep interrupted by signal 15"), std::string::npos) << o.err;
+    const std::vector<std::string> rows = Lines(SlurpFile(out / "sweep-points.csv"));
+    ASSERT_EQ(rows.size(), 9u);
+    EXPECT_NE(rows[1].find(",ok,0,"), std::string::npos) << rows[1];
+    EXPECT_NE(rows[8].find(",not-run,-1,"), std::string::npos) << rows[8];
+    EXPECT_TRUE(fs::exists(out / "report.md"));
+}

@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <climits>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -37,6 +38,42 @@ constexpr int EXIT_OK = 0;
 constexpr int EXIT_INTERNAL = 1;
 constexpr int EXIT_BAD_INPUT = 2;
 constexpr int EXIT_INCOMPLETE = 3;
+
+/// The signal that interrupted the sweep (SIGINT, SIGTERM), 0 if none.
+volatile std::sig_atomic_t g_interrupt = 0;
+
+extern "C" void
+OnStopSignal(int sig)
+{
+    g_interrupt = sig;
+}
+
+/// Catches SIGINT and SIGTERM while it lives (without SA_RESTART, so waitpid() returns).
+class StopSignals
+{
+  public:
+    StopSignals()
+    {
+        struct sigaction sa = {};
+        sa.sa_handler = &OnStopSignal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &m_oldInt);
+        sigaction(SIGTERM, &sa, &m_oldTerm);
+    }
+
+    ~StopSignals()
+    {
+        sigaction(SIGINT, &m_oldInt, nullptr);
+        sigaction(SIGTERM, &m_oldTerm, nullptr);
+    }
+
+    StopSignals(const StopSignals&) = delete;
+    StopSignals& operator=(const StopSignals&) = delete;
+
+  private:
+    struct sigaction m_oldInt = {};  //!< previous SIGINT action
+    struct sigaction m_oldTerm = {}; //!< previous SIGTERM action
+};
 
 int
 UsageError(const std::string& message)
@@ -206,7 +243,18 @@ Sweep(const std::vector<std::string>& args)
     options.executable = SelfExecutable();
     options.jobs = jobs;
     options.progress = quiet ? nullptr : &std::cerr;
-    const std::vector<ns3::SweepPointResult> results = ns3::RunSweepPoints(plan, outDir, options);
+    options.interrupt = &g_interrupt;
+    std::vector<ns3::SweepPointResult> results;
+    {
+        // SIGINT/SIGTERM: pass it to the running points, start no more, write what ran.
+        const StopSignals stop;
+        results = ns3::RunSweepPoints(plan, outDir, options);
+    }
+    if (g_interrupt != 0)
+    {
+        std::cerr << "ai-fabric: error: sweep interrupted by signal " << g_interrupt
+                  << "; writing the points that ran (the others have status not-run)\n";
+    }
     ns3::WriteSweepCsv(plan, results, outDir);
     const bool plotted = !plots || DrawPlots(outDir, quiet);
     ns3::WriteSweepReport(plan, results, outDir);

@@ -1032,9 +1032,19 @@ RunSweepPoints(const SweepPlan& plan, const std::string& outDir, const SweepRunO
     std::size_t next = 0;
     std::size_t finished = 0;
     uint32_t maxRunning = 0;
-    while (finished < n)
+    int forwarded = 0; // the signal sent to the children, once
+    const auto interrupted = [&]() { return options.interrupt && *options.interrupt != 0; };
+    while (!running.empty() || (next < n && !interrupted()))
     {
-        while (next < n && running.size() < jobs)
+        if (interrupted() && forwarded == 0)
+        {
+            forwarded = *options.interrupt;
+            for (const auto& child : running)
+            {
+                kill(child.first, forwarded);
+            }
+        }
+        while (next < n && running.size() < jobs && !interrupted())
         {
             const std::string scenario = dirs[next] + "/scenario.yaml";
             const std::string log = dirs[next] + "/run.log";
@@ -1066,6 +1076,10 @@ RunSweepPoints(const SweepPlan& plan, const std::string& outDir, const SweepRunO
             running[pid] = {next, Clock::now()};
             maxRunning = std::max<uint32_t>(maxRunning, static_cast<uint32_t>(running.size()));
             ++next;
+        }
+        if (running.empty())
+        {
+            break;
         }
         int status = 0;
         const pid_t pid = waitpid(-1, &status, 0);
@@ -1115,6 +1129,12 @@ RunSweepPoints(const SweepPlan& plan, const std::string& outDir, const SweepRunO
             }
             *options.progress << line.str() << "\n" << std::flush;
         }
+    }
+    for (std::size_t i = next; i < n; ++i)
+    {
+        results[i].status = "not-run";
+        results[i].metricValues.assign(plan.metrics.size(), "");
+        results[i].metricFound.assign(plan.metrics.size(), false);
     }
     if (options.maxRunning)
     {

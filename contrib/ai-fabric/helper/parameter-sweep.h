@@ -6,6 +6,7 @@
 
 #include "spec-error.h"
 
+#include <csignal>
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -137,7 +138,11 @@ struct SweepRunOptions
     std::string executable;          //!< the ai-fabric binary (invoked as EXE run ...)
     uint32_t jobs{1};                //!< children at once (>= 1)
     std::ostream* progress{nullptr}; //!< one line per finished point, if set
-    uint32_t* maxRunning{nullptr};   //!< if set, the most children that ran at once
+    uint32_t* maxRunning{nullptr};     //!< if set, the most children that ran at once
+    /// If set and it becomes non-zero (a signal handler's flag, the signal's number), the
+    /// runner sends that signal to the running children, starts no more points, waits for
+    /// the children and returns; the points not started get status "not-run".
+    const volatile std::sig_atomic_t* interrupt{nullptr};
 };
 
 /**
@@ -146,6 +151,7 @@ struct SweepRunOptions
  * child process `EXE run OUT/points/NNN/scenario.yaml --out OUT/points/NNN --quiet`
  * (stdout and stderr to OUT/points/NNN/run.log), at most `jobs` at once; then read each
  * point's metrics from its summary.json. A point that fails is a result with its status.
+ * (SweepRunOptions::interrupt stops the sweep early; see there.)
  * \param plan the plan
  * \param outDir the sweep's results directory (created)
  * \param options how to run
