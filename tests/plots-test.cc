@@ -131,6 +131,12 @@ TEST(Plots, TimeSeriesHeatmapQueuesAndSlowdown)
                    << queue << ",x\n";
             }
         }
+        std::ofstream ports(dir / "ports.csv");
+        ports << "node,peer,tier,technology,tx_packets,port_id,tier_class\n";
+        for (int port = 0; port < 12; ++port)
+        {
+            ports << "sw" << port << ",gpu" << port << ",x,infiniband,0," << port << ",x\n";
+        }
         std::ofstream flows(dir / "flows.csv");
         flows << "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown\n";
         for (int f = 0; f < 50; ++f)
