@@ -1033,7 +1033,9 @@ RunSweepPoints(const SweepPlan& plan, const std::string& outDir, const SweepRunO
     std::size_t finished = 0;
     uint32_t maxRunning = 0;
     int forwarded = 0; // the signal sent to the children, once
-    const auto interrupted = [&]() { return options.interrupt && *options.interrupt != 0; };
+    const auto interrupted = [&]() {
+        return options.interrupt && *options.interrupt != 0;
+    };
     while (!running.empty() || (next < n && !interrupted()))
     {
         if (interrupted() && forwarded == 0)

@@ -138,7 +138,7 @@ struct SweepRunOptions
     std::string executable;          //!< the ai-fabric binary (invoked as EXE run ...)
     uint32_t jobs{1};                //!< children at once (>= 1)
     std::ostream* progress{nullptr}; //!< one line per finished point, if set
-    uint32_t* maxRunning{nullptr};     //!< if set, the most children that ran at once
+    uint32_t* maxRunning{nullptr};   //!< if set, the most children that ran at once
     /// If set and it becomes non-zero (a signal handler's flag, the signal's number), the
     /// runner sends that signal to the running children, starts no more points, waits for
     /// the children and returns; the points not started get status "not-run".
