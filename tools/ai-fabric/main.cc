@@ -4,14 +4,19 @@
  * ai-fabric: the command-line tool.
  *
  *   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--sample-interval T] [--quiet]
+ *                 [--progress] [--plots]
+ *   ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--quiet] [--plots]
  *   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
  *   ai-fabric profiles [NAME]
  *   ai-fabric --help | --version
  *
  * Exit status: 0 success; 1 internal error; 2 bad input (scenario files or
  * flags: nothing is written); 3 the run did not complete or broke an
- * invariant (results are written and marked "complete"/"valid": false).
+ * invariant (results are written and marked "complete"/"valid": false); 4 --plots was
+ * given and the plots could not be drawn (results are written).
  */
+
+#include "sweep-command.h"
 
 #include "ns3/fabric-graph.h"
 #include "ns3/link-profile.h"
@@ -52,7 +57,9 @@ const char* const USAGE
     = R"(ai-fabric: packet-level simulation of AI-training traffic on GPU fabrics
 
 Usage:
-  ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--quiet]
+  ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--sample-interval T] [--quiet]
+                [--progress] [--plots]
+  ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--quiet] [--plots]
   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
   ai-fabric profiles [NAME]
   ai-fabric --help
@@ -66,6 +73,11 @@ Commands:
              architect) and DIR/trace.json (Chrome trace; DIR/ranks.csv for a
              training job); print a summary table. A collective with a sweep runs once per
              size (nccl-tests style) and also writes DIR/sweep.csv.
+  sweep      Run a grid of variations of a base scenario (any key path x a
+             list of values; docs/sweep.md), each point its own 'run' child
+             process (at most --jobs at once), and write DIR/sweep-points.csv
+             (a row per point: values, metrics, status), DIR/report.md (each
+             metric against the first parameter) and DIR/points/NNN/.
   analyze    Build the fabric of a topology file (or of a scenario file's
              topology) without simulating it and print its analysis: counts
              per tier and link class, oversubscription per tier, diameter and
@@ -82,7 +94,19 @@ Options for run:
              Time-series bin width, e.g. 10us, or 'auto' (default: the
              scenario's results: sample_interval, else automatic bins that
              double in width to stay between 256 and 512 bins).
-  --quiet    No progress line and no table; errors are still printed.
+  --quiet    No progress bar and no table; errors are still printed.
+  --progress Show the progress bar (simulated time, share of bytes delivered,
+             wall time, time left) even when stderr is not a terminal; by
+             default it shows on a terminal, after 2 s of wall time.
+  --plots    Then draw PNG plots into DIR/plots with scripts/plot-results
+             (python3 + matplotlib; AI_FABRIC_PLOT_SCRIPT overrides the path).
+
+Options for sweep:
+  --out DIR  Results directory (default: results/<sweep name>).
+  --jobs N   Points run at once (default: the file's 'jobs', else the number
+             of online cores).
+  --quiet    No line per finished point and no findings; errors are printed.
+  --plots    Also plot each metric against the first parameter (DIR/plots).
 
 Options for analyze:
   --json FILE  Also write the analysis as JSON (bandwidths in Gb/s, one direction).
@@ -91,8 +115,10 @@ Options for analyze:
 
 Exit status: 0 success, 1 internal error, 2 bad input (nothing written),
 3 the run hit its stop_time before every message arrived, or broke an
-invariant (e.g. a drop on a lossless fabric); results are written and marked.
-See docs/scenario-format.md, docs/topologies.md, docs/results-format.md and
+invariant (e.g. a drop on a lossless fabric); results are written and marked
+(sweep: a point did not finish with status ok); 4 --plots could not draw the
+plots (python3 or matplotlib missing, or the script failed; results are written).
+See docs/scenario-format.md, docs/sweep.md, docs/plots.md, docs/topologies.md, docs/results-format.md and
 docs/link-profiles.md.
 )";
 
@@ -122,6 +148,8 @@ Run(const std::vector<std::string>& args)
     std::string scenarioPath;
     std::string outDir;
     bool quiet = false;
+    bool forceProgress = false;
+    bool plots = false;
     bool haveSeed = false;
     uint64_t seed = 0;
     std::string sampleInterval;
@@ -171,6 +199,14 @@ Run(const std::vector<std::string>& args)
         {
             quiet = true;
         }
+        else if (a == "--progress")
+        {
+            forceProgress = true;
+        }
+        else if (a == "--plots")
+        {
+            plots = true;
+        }
         else if (!a.empty() && a[0] == '-')
         {
             return UsageError("unknown option '" + a + "' for 'run'");
@@ -205,7 +241,11 @@ Run(const std::vector<std::string>& args)
     }
 
     ns3::RunOptions options;
-    options.progress = !quiet && isatty(STDERR_FILENO);
+    options.progress = !quiet && (forceProgress || isatty(STDERR_FILENO));
+    if (forceProgress)
+    {
+        options.progressAfterS = 0;
+    }
     // A swept collective (nccl-tests style) runs once per size, each its own simulation.
     const bool sweep = ns3::FindSweptCollective(spec) >= 0;
     const ns3::RunResults results
@@ -258,6 +298,7 @@ Run(const std::vector<std::string>& args)
         }
         std::cout << "\n";
     }
+    const bool plotted = !plots || aifabric::DrawPlots(outDir, quiet);
     bool sweepComplete = true;
     for (const auto& row : results.sweep)
     {
@@ -278,7 +319,7 @@ Run(const std::vector<std::string>& args)
                      "arrived; results are marked \"complete\": false\n";
         return EXIT_INCOMPLETE;
     }
-    return EXIT_OK;
+    return plotted ? EXIT_OK : aifabric::EXIT_PLOTS_FAILED;
 }
 
 /**
@@ -660,6 +701,10 @@ main(int argc, char** argv)
         {
             return Run(std::vector<std::string>(args.begin() + 1, args.end()));
         }
+        if (cmd == "sweep")
+        {
+            return aifabric::Sweep(std::vector<std::string>(args.begin() + 1, args.end()));
+        }
         if (cmd == "analyze")
         {
             return Analyze(std::vector<std::string>(args.begin() + 1, args.end()));
@@ -668,7 +713,7 @@ main(int argc, char** argv)
         {
             return Profiles(std::vector<std::string>(args.begin() + 1, args.end()));
         }
-        return UsageError("unknown command '" + cmd + "' (known: run, analyze, profiles)");
+        return UsageError("unknown command '" + cmd + "' (known: run, sweep, analyze, profiles)");
     }
     catch (const ns3::SpecError& e)
     {

@@ -11,9 +11,12 @@
 #include "locality-domains.h"
 #include "port-metrics.h"
 #include "port-sampler.h"
+#include "progress-bar.h"
 
 #include "ns3/collective-algorithm.h"
+#include "ns3/direct-collective.h"
 #include "ns3/object-factory.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-transport.h"
 #include "ns3/rng-seed-manager.h"
@@ -45,12 +48,17 @@ SecondsSince(Clock::time_point t0)
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+/// First random variable stream of the permutation collectives (one each, by index), far
+/// above the training job's streams (TRAINING_STREAM_BASE up).
+constexpr int64_t PERMUTATION_STREAM_BASE = int64_t{1} << 40;
+
 /// Turn the traffic description into a workload DAG.
 void
 BuildWorkload(const ScenarioSpec& spec, uint32_t gpus, Workload& wl)
 {
-    for (const CollectiveSpec& c : spec.traffic.collectives)
+    for (std::size_t ci = 0; ci < spec.traffic.collectives.size(); ++ci)
     {
+        const CollectiveSpec& c = spec.traffic.collectives[ci];
         Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(c.algorithm);
         if (!algo)
         {
@@ -94,6 +102,13 @@ BuildWorkload(const ScenarioSpec& spec, uint32_t gpus, Workload& wl)
                                 "rank " + std::to_string(r) + " does not exist: the topology has "
                                     + std::to_string(gpus) + " GPUs");
             }
+        }
+        if (g.op == "permutation" && g.ranks.size() >= 2)
+        {
+            // One stream per collective, seeded by the scenario (RngSeedManager).
+            Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+            rng->SetStream(PERMUTATION_STREAM_BASE + static_cast<int64_t>(ci));
+            g.transfers = MakePermutationTransfers(g.ranks.size(), g.bytes, rng);
         }
         const std::string problem = algo->Validate(g);
         if (!problem.empty())
@@ -207,7 +222,12 @@ BuildTraining(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl, 
     }
 }
 
-/// Prints a progress line on a timer of simulated time; counts its own events.
+/**
+ * Prints a progress bar (FormatProgressLine()) on a timer of simulated time; counts its own
+ * events. The timer adapts so that ticks come about every 20 to 200 ms of wall time: it
+ * starts at 10 us simulated, doubles while ticks come faster than that (up to 1 s) and halves
+ * when slower (down to 1 us), so the monitor costs a few dozen events per wall second.
+ */
 class ProgressMonitor
 {
   public:
@@ -227,31 +247,34 @@ class ProgressMonitor
             return;
         }
         const double wall = SecondsSince(m_t0);
-        if (wall >= m_after && wall - m_lastPrint >= 0.5)
+        const double sinceTick = wall - m_lastTick;
+        m_lastTick = wall;
+        if (sinceTick < 0.02 && m_interval < Seconds(1))
+        {
+            m_interval = m_interval * 2;
+        }
+        else if (sinceTick > 0.2 && m_interval > MicroSeconds(1))
+        {
+            m_interval = m_interval / 2;
+        }
+        if (wall - m_lastPrint >= 0.5)
         {
             m_lastPrint = wall;
-            m_printed = true;
-            const double share
-                = m_runner->GetBytesTotal() == 0
-                      ? 1.0
-                      : static_cast<double>(m_runner->GetBytesDone()) / m_runner->GetBytesTotal();
-            char line[160];
-            std::snprintf(
-                line,
-                sizeof line,
-                "\r[ai-fabric] simulated %.6f s | %5.1f%% of bytes delivered | wall %.1f s",
-                Simulator::Now().GetSeconds(),
-                100.0 * share,
-                wall);
-            *m_out << line << std::flush;
+            m_eta.Add(wall, Share());
+            if (wall >= m_after)
+            {
+                Print(wall);
+            }
         }
-        Simulator::Schedule(MicroSeconds(10), &ProgressMonitor::Tick, this);
+        Simulator::Schedule(m_interval, &ProgressMonitor::Tick, this);
     }
 
     void Finish()
     {
         if (m_printed)
         {
+            // The last state (100% when every byte arrived), then end the line.
+            Print(SecondsSince(m_t0));
             *m_out << "\n" << std::flush;
         }
     }
@@ -262,11 +285,29 @@ class ProgressMonitor
     }
 
   private:
+    double Share() const
+    {
+        return m_runner->GetBytesTotal() == 0
+                   ? 1.0
+                   : static_cast<double>(m_runner->GetBytesDone()) / m_runner->GetBytesTotal();
+    }
+
+    void Print(double wall)
+    {
+        m_printed = true;
+        const double eta = m_runner->IsDone() ? 0.0 : m_eta.SecondsLeft();
+        *m_out << "\r" << FormatProgressLine(Simulator::Now().GetSeconds(), Share(), wall, eta)
+               << "\033[K" << std::flush;
+    }
+
     Ptr<WorkloadRunner> m_runner;
     std::ostream* m_out;
     double m_after;
     Clock::time_point m_t0;
     double m_lastPrint{0};
+    double m_lastTick{0};
+    Time m_interval{MicroSeconds(10)};
+    EtaEstimator m_eta;
     bool m_printed{false};
     uint64_t m_events{0};
 };
