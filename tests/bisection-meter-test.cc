@@ -144,3 +144,35 @@ TEST(BisectionMeter, AllToAllAchievesLessOnAThreeToOneFabric)
                 b.analyticGbps,
                 b.ratio);
 }
+
+TEST(BisectionMeter, PermutationIsMeasuredAcrossTheCutToo)
+{
+    // each rank sends 4 MiB to one other rank (a seeded derangement)
+    ScenarioSpec one = LeafSpineAllToAll(3, 4 << 20);
+    one.traffic.collectives[0].op = "permutation";
+    ScenarioSpec three = one;
+    three.topology.spines = 1;
+    const RunResults full = RunScenario(one, RunOptions{});
+    const RunResults over = RunScenario(three, RunOptions{});
+    ASSERT_TRUE(full.complete);
+    ASSERT_TRUE(over.complete);
+    ASSERT_EQ(full.bisection.size(), 1u);
+    ASSERT_EQ(over.bisection.size(), 1u);
+    const BisectionRecord& a = full.bisection[0];
+    const BisectionRecord& b = over.bisection[0];
+    EXPECT_EQ(a.op, "permutation");
+    // the same derangement (same seed) on both fabrics: the same bytes cross
+    EXPECT_EQ(a.crossBytes, b.crossBytes);
+    EXPECT_EQ(a.crossBytes % (4 << 20), 0u);
+    EXPECT_GT(a.crossBytes, 0u);
+    EXPECT_LE(a.achievedGbps, a.analyticGbps * 1.001);
+    EXPECT_LE(b.achievedGbps, b.analyticGbps * 1.001);
+    EXPECT_LT(b.achievedGbps, a.achievedGbps);
+    std::printf("permutation across the cut: 1:1 %.1f of %.1f Gb/s, 3:1 %.1f of %.1f Gb/s "
+                "(%llu MiB across)\n",
+                a.achievedGbps,
+                a.analyticGbps,
+                b.achievedGbps,
+                b.analyticGbps,
+                static_cast<unsigned long long>(a.crossBytes >> 20));
+}

@@ -224,7 +224,9 @@ WriteReportTails(const RunResults& r, std::ostream& os)
     }
     os << "## Tails\n\n"
        << "Flow completion time (FCT) and slowdown = FCT / the message's time alone on an "
-          "empty fabric; percentiles are R-7 (docs/results-format.md).\n\n";
+          "empty fabric; percentiles are R-7 (docs/results-format.md). FCT counts from when "
+          "the message was posted, so a message queued behind its sender's earlier messages "
+          "(pipelined chunks, many peers) shows a slowdown above 1 even on an idle network.\n\n";
     std::vector<std::vector<std::string>> rows;
     auto add = [&rows](const std::string& name, const TailSummary& f, const TailSummary& s) {
         rows.push_back({name,

@@ -1066,7 +1066,12 @@ PrintSummaryTable(const RunResults& r, std::ostream& os)
            << (c.analyticS > 0.0 ? HumanTime(c.analyticS) + " analytic (alpha-beta)"
                                  : std::string("no analytic estimate"))
            << ", busbw " << HumanRate(c.busbwGBps) << '\n';
-        if (c.straggler.valid && c.rankFinish.count > 1)
+        if (c.straggler.valid && c.rankFinish.count > 1 && c.straggler.minusMedianS <= 0)
+        {
+            os << "  no straggler: the last rank finished with the median rank; FCT p99 "
+               << HumanTime(c.fct.p99) << '\n';
+        }
+        else if (c.straggler.valid && c.rankFinish.count > 1)
         {
             os << "  straggler: rank " << c.straggler.position << " (GPU " << c.straggler.gpu
                << ") finished " << HumanTime(c.straggler.minusMedianS) << " after the median rank ("
