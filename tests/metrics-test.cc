@@ -15,11 +15,15 @@
 #include "ns3/results-writer.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/scenario-spec.h"
+#include "ns3/yaml-scenario-reader.h"
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <string>
+#include <sys/wait.h>
 
 using namespace ns3;
 
@@ -428,4 +432,93 @@ TEST(Report, OutputsAreDeterministicAndFollowTheContract)
     }
     EXPECT_EQ(a[2].find("## Bisection achieved"), std::string::npos); // no all-to-all
     EXPECT_EQ(a[2].find("## Training"), std::string::npos);
+}
+
+namespace
+{
+
+namespace fs = std::filesystem;
+
+std::string
+Slurp(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+/// Run the CLI with \p args (shell-quoted); \return its exit status
+int
+Tool(const std::string& args, const fs::path& scratch)
+{
+    const std::string cmd = std::string("'") + AI_FABRIC_BINARY + "' " + args + " >'"
+                            + (scratch / "stdout.txt").string() + "' 2>'"
+                            + (scratch / "stderr.txt").string() + "' </dev/null";
+    const int raw = std::system(cmd.c_str());
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+}
+
+fs::path
+Scratch(const std::string& name)
+{
+    const fs::path d = fs::temp_directory_path() / ("ai-fabric-metrics-test-" + name);
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+} // namespace
+
+TEST(SampleInterval, CliWritesTheNewFilesWithTheGivenBins)
+{
+    const fs::path s = Scratch("cli");
+    const std::string example
+        = std::string(AI_FABRIC_SOURCE_DIR) + "/examples/ring-allreduce-4gpu.yaml";
+    ASSERT_EQ(Tool("run '" + example + "' --sample-interval 2us --quiet --out '"
+                       + (s / "out").string() + "'",
+                   s),
+              0)
+        << Slurp(s / "stderr.txt");
+    const std::string summary = Slurp(s / "out" / "summary.json");
+    EXPECT_NE(summary.find("\"interval_s\": 2e-06,\n    \"automatic\": false"), std::string::npos);
+    EXPECT_NE(summary.find("\"schema_version\": 3,"), std::string::npos);
+    EXPECT_FALSE(Slurp(s / "out" / "collectives.csv").empty());
+    EXPECT_EQ(Slurp(s / "out" / "report.md").rfind("# ai-fabric report: ", 0), 0u);
+    std::istringstream ts(Slurp(s / "out" / "timeseries.csv"));
+    std::string line;
+    std::getline(ts, line);
+    EXPECT_EQ(line, "time_ns,port_id,tier_class,utilization,queue_bytes,bin_ns,queue_max_bytes");
+    int rows = 0;
+    while (std::getline(ts, line))
+    {
+        const double t = std::stod(line.substr(0, line.find(',')));
+        EXPECT_EQ(std::fmod(t, 2000.0), 0.0) << line;
+        ++rows;
+    }
+    EXPECT_GT(rows, 0);
+
+    for (const std::string& bad :
+         {"--sample-interval 0us", "--sample-interval fast", "--sample-interval"})
+    {
+        const fs::path out = s / "bad";
+        EXPECT_EQ(Tool("run '" + example + "' --out '" + out.string() + "' " + bad, s), 2) << bad;
+        EXPECT_FALSE(fs::exists(out)) << bad;
+    }
+}
+
+TEST(SampleInterval, ScenarioKeyIsReadAsADurationOrAuto)
+{
+    const fs::path s = Scratch("yaml");
+    for (const auto& [text, ps] : std::vector<std::pair<std::string, int64_t>>{{"3us", 3000000},
+                                                                               {"auto", 0},
+                                                                               {"250ns", 250000}})
+    {
+        const fs::path p = s / "scenario.yaml";
+        std::ofstream(p) << "results:\n  sample_interval: " << text
+                         << "\ntopology:\n  kind: single-switch\n  gpus: 4\n  link:\n    "
+                            "profile: ib-ndr\ntraffic:\n  collectives:\n    - op: all-reduce\n"
+                            "      size: 1MiB\n";
+        EXPECT_EQ(ReadScenarioFile(p.string()).sampleInterval.GetPicoSeconds(), ps) << text;
+    }
 }

@@ -477,6 +477,15 @@ PrintTraining(const TrainingResult& t, std::ostream& os)
            << ", ep " << pct(it.exposedExpertS, it.stepS) << ", dp "
            << pct(it.exposedDataS, it.stepS) << ") | MFU " << Fixed(100.0 * it.achievedMfu, 1)
            << "%\n";
+        if (it.straggler.valid && it.rankEnd.count > 1)
+        {
+            os << "    last rank: rank " << it.straggler.position << " (GPU " << it.straggler.gpu
+               << ") ended " << HumanTime(it.straggler.minusMedianS) << " after the median rank ("
+               << (std::isfinite(it.straggler.overMedian)
+                       ? Fixed(it.straggler.overMedian, 3) + "x its time"
+                       : std::string("n/a"))
+               << ")\n";
+        }
     }
     for (const TrainingCommResult& c : t.communication)
     {
