@@ -89,6 +89,11 @@ PortSampler::Sample()
     {
         Merge();
     }
+    else if (!m_auto && m_bins % 2 == 0
+             && static_cast<uint64_t>(m_bins) * m_ports.size() >= FIXED_MAX_CELLS)
+    {
+        Merge(); // a fixed width too fine for the run's length: keep memory bounded
+    }
     if (!Simulator::IsFinished())
     {
         // the next edge: bins stay aligned on multiples of the (possibly doubled) width

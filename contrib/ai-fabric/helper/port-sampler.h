@@ -25,7 +25,9 @@ namespace ns3
  * now, queue, the queue's peak since the previous edge): nothing is done per
  * packet. Bins start at t = 0 and have one width; the last bin ends with the run.
  *
- * Fixed interval: bins of exactly that width (memory: ports x bins x 20 bytes).
+ * Fixed interval: bins of exactly that width (memory: ports x bins x 20 bytes),
+ * up to FIXED_MAX_CELLS (bin, port) cells (640 MiB); a longer run merges pairs
+ * as below from there on, and IntervalS() reports the width in use.
  * Automatic (interval 0): bins start at AUTO_FIRST_INTERVAL and, whenever their
  * count reaches the cap, adjacent pairs are merged (busy time added, end queue
  * of the later bin, the larger peak) and the width doubles, so a run keeps
@@ -42,6 +44,7 @@ class PortSampler
     static constexpr int64_t AUTO_FIRST_INTERVAL_PS = 100000; //!< 100 ns
     static constexpr uint32_t AUTO_MAX_BINS = 512;            //!< bins kept at most
     static constexpr uint64_t AUTO_MAX_CELLS = 4u << 20;      //!< (bin, port) cells at most
+    static constexpr uint64_t FIXED_MAX_CELLS = 32u << 20;    //!< fixed width: cells at most
 
     /**
      * \param ports the devices, in port-id order
