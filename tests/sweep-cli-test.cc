@@ -108,10 +108,9 @@ TEST(SweepCli, TwoByTwoGridMatchesThePointsAndAnIndependentRun)
             = SlurpFile(s / "out" / "points" / ("00" + std::to_string(i)) / "summary.json");
         EXPECT_EQ(f[3], FirstJsonValue(json, "duration_s")) << i;
         EXPECT_EQ(f[4], FirstJsonValue(json, "busbw_GBps")) << i;
-        // flows.fct_s.p99: the first p99 after the top-level "flows" key (collectives have p99s
-        // too)
-        const std::size_t flows = json.find("\n  \"flows\": {");
-        ASSERT_NE(flows, std::string::npos);
+        // flows.fct_s.p99: the first "p99" after the top-level "flows" object opens.
+        const std::size_t flows = json.find("\"flows\": {");
+        ASSERT_NE(flows, std::string::npos) << json;
         EXPECT_EQ(f[5], FirstJsonValue(json.substr(flows), "p99")) << i;
         EXPECT_EQ(f[6], FirstJsonValue(json, "sim_time_s")) << i;
         EXPECT_EQ(f[7], "true");
