@@ -3,7 +3,8 @@
  *
  * ai-fabric: the command-line tool.
  *
- *   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--quiet]
+ *   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--quiet] [--pcap PORTS]
+ *                 [--attribution auto|on|off]
  *   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
  *   ai-fabric profiles [NAME]
  *   ai-fabric --help | --version
@@ -16,9 +17,12 @@
 #include "ns3/fabric-graph.h"
 #include "ns3/link-profile.h"
 #include "ns3/nstime.h"
+#include "ns3/pcap-capture.h"
 #include "ns3/results-writer.h"
+#include "ns3/run-outputs.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/spec-error.h"
+#include "ns3/straggler-report.h"
 #include "ns3/topology-analyzer.h"
 #include "ns3/units.h"
 #include "ns3/yaml-scenario-reader.h"
@@ -52,6 +56,7 @@ const char* const USAGE
 
 Usage:
   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--quiet]
+                [--pcap NODE->PEER[,NODE->PEER...]] [--attribution auto|on|off]
   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
   ai-fabric profiles [NAME]
   ai-fabric --help
@@ -76,6 +81,13 @@ Options for run:
   --out DIR  Results directory (default: results/<scenario name>).
   --seed N   Override the scenario's seed (an integer >= 1).
   --quiet    No progress line and no table; errors are still printed.
+  --pcap PORTS
+             Capture these ports (comma-separated NODE->PEER, quote the '>' in a
+             shell) to DIR/capture-NODE-PEER.pcap with RoCEv2 or InfiniBand
+             framing, in addition to the scenario's 'capture:' ports.
+  --attribution auto|on|off
+             Straggler attribution (DIR/stragglers.csv, summary.json
+             "stragglers"); overrides the scenario's 'attribution: enabled'.
 
 Options for analyze:
   --json FILE  Also write the analysis as JSON (bandwidths in Gb/s, one direction).
@@ -117,10 +129,25 @@ Run(const std::vector<std::string>& args)
     bool quiet = false;
     bool haveSeed = false;
     uint64_t seed = 0;
+    std::vector<std::string> pcapPorts;
+    std::string attribution;
     for (std::size_t i = 0; i < args.size(); ++i)
     {
         const std::string& a = args[i];
-        if (a == "--out" || a == "--seed")
+        if (a == "--pcap" || a == "--attribution")
+        {
+            if (i + 1 >= args.size())
+            {
+                return UsageError("option " + a + " needs a value");
+            }
+            if (!ns3::ParseRunOutputOption(a, args[++i], pcapPorts, attribution))
+            {
+                return UsageError(
+                    a == "--pcap" ? "--pcap takes ports written NODE->PEER, comma-separated"
+                                  : "--attribution takes auto, on or off, not '" + args[i] + "'");
+            }
+        }
+        else if (a == "--out" || a == "--seed")
         {
             if (i + 1 >= args.size())
             {
@@ -167,6 +194,7 @@ Run(const std::vector<std::string>& args)
     {
         spec.seed = seed;
     }
+    ns3::ApplyRunOutputOptions(pcapPorts, attribution, spec);
     if (outDir.empty())
     {
         outDir = "results/" + spec.name;
@@ -201,10 +229,20 @@ Run(const std::vector<std::string>& args)
         ns3::WriteSweepCsv(results, outDir + "/sweep.csv");
         written.emplace_back("sweep.csv");
     }
+    if (results.stragglers.enabled)
+    {
+        ns3::WriteStragglersCsv(results, outDir + "/stragglers.csv");
+        written.emplace_back("stragglers.csv");
+    }
+    for (const auto& name : ns3::WriteCaptureFiles(results, outDir))
+    {
+        written.push_back(name);
+    }
     ns3::WriteSummaryJson(results, outDir + "/summary.json");
     if (!quiet)
     {
         ns3::PrintSummaryTable(results, std::cout);
+        ns3::PrintStragglerSummary(results, std::cout);
         if (sweep)
         {
             std::cout << '\n';

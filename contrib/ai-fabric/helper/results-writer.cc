@@ -6,6 +6,7 @@
 #include "atomic-file.h"
 #include "fabric-stats.h"
 #include "json-writer.h"
+#include "straggler-report.h"
 
 #include "ns3/log.h"
 
@@ -717,6 +718,8 @@ WriteSummaryJson(const RunResults& r, std::ostream& os)
         w.EndArray();
         w.EndObject();
     }
+    w.Key("stragglers");
+    WriteStragglersJson(w, r);
 
     w.EndObject();
     os << '\n';

@@ -198,6 +198,19 @@ struct ScenarioSpec
     std::vector<std::pair<std::string, std::string>> transportAttributes;
     TopologySpec topology; //!< the fabric
     TrafficSpec traffic;   //!< the traffic
+
+    /// Straggler attribution (`attribution:`): "auto" (on up to
+    /// ATTRIBUTION_AUTO_MAX_MESSAGES messages), "on" or "off".
+    std::string attribution{"auto"};
+    uint32_t attributionFlows{3}; //!< slowest flows reported per collective
+    /// Packet capture (`capture:`, and `--pcap`): port names "node->peer".
+    std::vector<std::string> capturePorts;
+    std::vector<SpecLocation> capturePortsWhere; //!< where each port was named
+    uint64_t captureMaxPackets{10000};           //!< packets captured per port at most
+    uint32_t captureSnapBytes{128};              //!< bytes kept of each packet at most
+
+    /// `attribution: auto` turns the ledger on up to this many messages.
+    static constexpr uint64_t ATTRIBUTION_AUTO_MAX_MESSAGES = 200000;
 };
 
 } // namespace ns3
