@@ -227,7 +227,7 @@ FabricNetDevice::Enqueue(FabricTxItem item)
     {
         m_peakQueuedBytes = m_queuedBytes;
     }
-    if (m_ledger)
+    if (m_ledger && item.lastOfMessage)
     {
         item.enqueuedPs = Simulator::Now().GetPicoSeconds();
         item.holdMarkPs = LaneHeldPs(lane);
@@ -289,7 +289,7 @@ FabricNetDevice::Dequeue(FabricTxItem& item)
             {
                 m_dequeued(item);
             }
-            if (m_ledger)
+            if (m_ledger && item.lastOfMessage)
             {
                 LedgerDequeued(item, lane);
             }

@@ -32,15 +32,16 @@ struct FabricTxItem
 {
     static constexpr uint16_t NO_PORT = UINT16_MAX; //!< not from a switch ingress port
 
-    Ptr<Packet> packet;       //!< the packet (FabricHeader + payload)
-    uint32_t wireBytes{0};    //!< bytes it occupies on the wire, link overhead included
-    uint8_t priority{0};      //!< traffic class; higher is served first
-    bool more{false};         //!< set by a pull source: it has further packets ready
-    uint16_t inPort{NO_PORT}; //!< switch ingress port the packet is charged to
-    uint32_t inBytes{0};      //!< wire bytes charged at that ingress port
-    uint8_t inPriority{0};    //!< class it arrived in at that ingress port (may differ)
-    int64_t enqueuedPs{0};    //!< straggler ledger only: when it joined the egress queue, ps
-    int64_t holdMarkPs{0};    //!< straggler ledger only: its lane's held-time counter then, ps
+    Ptr<Packet> packet;        //!< the packet (FabricHeader + payload)
+    uint32_t wireBytes{0};     //!< bytes it occupies on the wire, link overhead included
+    uint8_t priority{0};       //!< traffic class; higher is served first
+    bool more{false};          //!< set by a pull source: it has further packets ready
+    uint16_t inPort{NO_PORT};  //!< switch ingress port the packet is charged to
+    uint32_t inBytes{0};       //!< wire bytes charged at that ingress port
+    uint8_t inPriority{0};     //!< class it arrived in at that ingress port (may differ)
+    bool lastOfMessage{false}; //!< a DATA packet with FLAG_LAST (set by the switch)
+    int64_t enqueuedPs{0};     //!< straggler ledger only: when it joined the egress queue, ps
+    int64_t holdMarkPs{0};     //!< straggler ledger only: its lane's held-time counter then, ps
 };
 
 /**

@@ -27,9 +27,10 @@ namespace ns3
  * was held by flow control (PFC pause, credit stall) and plain queueing.
  *
  * Cost: nothing per packet when the devices have no ledger (one null-pointer
- * test per dequeued packet). When on: per message one record, per hop of its
- * last packet one entry in a shared pool (amortized allocation-free); per
- * dequeued switch packet a header peek; no events, no random draws, so the
+ * test per queued packet). When on: per message one record, per hop of its
+ * last packet one entry in a shared pool (amortized allocation-free) and a
+ * header peek (the switch flags last packets in FabricTxItem::lastOfMessage, so
+ * other packets cost a flag test); no events, no random draws, so the
  * simulation is identical with and without it.
  */
 class StragglerLedger
