@@ -11,6 +11,7 @@
 #include "ns3/scenario-spec.h"
 #include "ns3/spec-error.h"
 #include "ns3/straggler-report.h"
+#include "ns3/yaml-scenario-reader.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -291,12 +292,46 @@ TEST(Stragglers, CsvAndReportSection)
     }
     const std::string text = csv.str();
     EXPECT_EQ(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')), rows + 1);
-    EXPECT_EQ(text.rfind("collective,rank,flow_id,", 0), 0u);
+    EXPECT_EQ(text.rfind("collective,group,training,rank,flow_id,", 0), 0u);
     EXPECT_NE(text.find(",switch0->gpu0,switch0,gpu0,"), std::string::npos) << text;
+    EXPECT_NE(text.find("\nsr,sr,0,0,"), std::string::npos)
+        << text; // collective, group, not training
     std::ostringstream md;
     WriteStragglerSection(md, r);
     EXPECT_NE(md.str().find("## Stragglers"), std::string::npos);
     EXPECT_NE(md.str().find("switch0->gpu0"), std::string::npos) << md.str();
+}
+
+/// A training job's traffic is attributed per kind of group (tp, pp, dp), without
+/// flows.csv ids, and the contributors still add up to each flow's extra delay.
+TEST(Stragglers, TrainingGroupsPerKind)
+{
+    ScenarioSpec s
+        = ReadScenarioFile(std::string(AI_FABRIC_SOURCE_DIR) + "/examples/train-3d-16gpu.yaml");
+    s.attribution = "on";
+    s.attributionFlows = 2;
+    const RunResults r = RunScenario(s, RunOptions());
+    ASSERT_TRUE(r.hasTraining);
+    std::vector<std::string> kinds;
+    for (const StragglerFlow& f : r.stragglers.flows)
+    {
+        EXPECT_TRUE(f.training);
+        EXPECT_FALSE(f.group.empty());
+        EXPECT_LT(f.rank, 2u);
+        if (f.rank == 0)
+        {
+            kinds.push_back(f.collective);
+            const std::string sentence = DescribeStraggler(f);
+            EXPECT_NE(sentence.find("the training job's " + f.collective + " traffic (group "),
+                      std::string::npos)
+                << sentence;
+        }
+    }
+    EXPECT_EQ(kinds, (std::vector<std::string>{"tp", "pp-forward", "pp-backward", "dp"}));
+    ExpectConsistent(r);
+    std::ostringstream csv;
+    WriteStragglersCsv(r, csv);
+    EXPECT_NE(csv.str().find("\ntp,gpt-small/tp/"), std::string::npos);
 }
 
 // ---------------------------------------------------------------------------

@@ -260,8 +260,10 @@ struct StragglerHop
  */
 struct StragglerFlow
 {
-    uint64_t flowId{0};             //!< FlowRecord::id
-    std::string collective;         //!< collective name
+    uint64_t flowId{0};             //!< FlowRecord::id (collectives only)
+    std::string collective;         //!< collective name, or the training group kind ("dp", ...)
+    std::string group;              //!< the workload group (= collective for a collective)
+    bool training{false};           //!< a training job's flow: collective is its group kind
     uint32_t rank{0};               //!< its place among the collective's flows, 0 = slowest
     uint32_t src{0};                //!< source GPU
     uint32_t dst{0};                //!< destination GPU

@@ -917,12 +917,13 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     }
     if (ledger)
     {
-        std::vector<bool> collective(workload.GetGroups().size(), true);
+        // Training groups are attributed per kind (tp, dp, ...), collectives one by one.
+        std::vector<std::string> trainingKind(workload.GetGroups().size());
         for (const TrainingWorkloadInfo& info : training.iterations)
         {
             for (std::size_t i = 0; i < info.groups.size(); ++i)
             {
-                collective[info.firstGroup + i] = false;
+                trainingKind[info.firstGroup + i] = TrainingKindName(info.groups[i].kind);
             }
         }
         GatherStragglers(graph,
@@ -930,7 +931,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
                          workload,
                          *runner,
                          *ledger,
-                         collective,
+                         trainingKind,
                          spec.attributionFlows,
                          r);
     }

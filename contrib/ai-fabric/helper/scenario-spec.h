@@ -202,7 +202,7 @@ struct ScenarioSpec
     /// Straggler attribution (`attribution:`): "auto" (on up to
     /// ATTRIBUTION_AUTO_MAX_MESSAGES messages), "on" or "off".
     std::string attribution{"auto"};
-    uint32_t attributionFlows{3}; //!< slowest flows reported per collective
+    uint32_t attributionFlows{3}; //!< slowest flows reported per collective (training: per kind)
     /// Packet capture (`capture:`, and `--pcap`): port names "node->peer".
     std::vector<std::string> capturePorts;
     std::vector<SpecLocation> capturePortsWhere; //!< where each port was named

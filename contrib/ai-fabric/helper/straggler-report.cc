@@ -199,6 +199,36 @@ AttributeFlow(const FabricGraph& graph,
     return f;
 }
 
+/// \param field a CSV field \return it, quoted if it holds a comma, quote or newline
+std::string
+Csv(const std::string& field)
+{
+    if (field.find_first_of(",\"\n\r") == std::string::npos)
+    {
+        return field;
+    }
+    std::string q = "\"";
+    for (const char c : field)
+    {
+        q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    }
+    return q + "\"";
+}
+
+/// \param f a straggler \return what it is the tail of
+std::string
+Subject(const StragglerFlow& f)
+{
+    return f.training ? "the training job's " + f.collective + " traffic" : f.collective;
+}
+
+/// \param f a straggler \return "flow 12", or "group NAME" for a training flow
+std::string
+FlowName(const StragglerFlow& f)
+{
+    return f.training ? "group " + f.group : "flow " + std::to_string(f.flowId);
+}
+
 } // namespace
 
 void
@@ -207,7 +237,7 @@ GatherStragglers(const FabricGraph& graph,
                  const Workload& workload,
                  const WorkloadRunner& runner,
                  const StragglerLedger& ledger,
-                 const std::vector<bool>& collective,
+                 const std::vector<std::string>& trainingKind,
                  uint32_t k,
                  RunResults& r)
 {
@@ -230,32 +260,55 @@ GatherStragglers(const FabricGraph& graph,
             }
         }
     }
-    // SEND ops of every collective, in op order: the order flows.csv numbers them in.
+    // SEND ops of every group, in op order: the order flows.csv numbers them in.
     std::vector<std::vector<uint32_t>> sends(groups.size());
     for (uint32_t i = 0; i < ops.size(); ++i)
     {
         const WorkloadOp& op = ops[i];
-        if (op.kind == WorkloadOp::SEND && op.group < groups.size() && collective[op.group])
+        if (op.kind == WorkloadOp::SEND && op.group < groups.size())
         {
             sends[op.group].push_back(i);
         }
     }
+
+    struct Candidate
+    {
+        int64_t fct;  //!< its FCT, ps
+        uint64_t id;  //!< flows.csv id (collectives)
+        uint32_t op;  //!< the SEND op
+        uint32_t grp; //!< its workload group
+    };
+
+    // One bucket per collective, one per training group kind (first-seen order).
+    std::vector<std::string> bucketName;
+    std::vector<std::vector<Candidate>> buckets;
+    std::vector<bool> bucketTraining;
     uint64_t flowId = 0;
     for (uint32_t g = 0; g < groups.size(); ++g)
     {
-        if (!collective[g])
+        if (sends[g].empty())
         {
             continue;
         }
-
-        struct Candidate
+        const bool isTraining = g < trainingKind.size() && !trainingKind[g].empty();
+        const std::string name = isTraining ? trainingKind[g] : groups[g].name;
+        std::size_t b = buckets.size();
+        if (isTraining)
         {
-            int64_t fct;
-            uint64_t id;
-            uint32_t op;
-        };
-
-        std::vector<Candidate> done;
+            for (std::size_t x = 0; x < buckets.size(); ++x)
+            {
+                if (bucketTraining[x] && bucketName[x] == name)
+                {
+                    b = x;
+                }
+            }
+        }
+        if (b == buckets.size())
+        {
+            bucketName.push_back(name);
+            bucketTraining.push_back(isTraining);
+            buckets.emplace_back();
+        }
         for (const uint32_t i : sends[g])
         {
             const int64_t end = runner.GetOpEnd(i).GetPicoSeconds();
@@ -263,10 +316,18 @@ GatherStragglers(const FabricGraph& graph,
             {
                 continue; // not in flows.csv either
             }
-            done.push_back(Candidate{end - runner.GetOpStart(i).GetPicoSeconds(), flowId++, i});
+            buckets[b].push_back(Candidate{end - runner.GetOpStart(i).GetPicoSeconds(),
+                                           isTraining ? 0 : flowId++,
+                                           i,
+                                           g});
         }
-        std::stable_sort(done.begin(), done.end(), [](const Candidate& a, const Candidate& b) {
-            return a.fct > b.fct;
+    }
+
+    for (std::size_t b = 0; b < buckets.size(); ++b)
+    {
+        std::vector<Candidate>& done = buckets[b];
+        std::stable_sort(done.begin(), done.end(), [](const Candidate& x, const Candidate& y) {
+            return x.fct > y.fct;
         });
         uint32_t rank = 0;
         for (const Candidate& c : done)
@@ -290,7 +351,9 @@ GatherStragglers(const FabricGraph& graph,
                                             *m,
                                             runner.GetOpEnd(c.op).GetPicoSeconds());
             f.flowId = c.id;
-            f.collective = groups[g].name;
+            f.collective = bucketName[b];
+            f.group = groups[c.grp].name;
+            f.training = bucketTraining[b];
             f.rank = rank++;
             f.src = op.rank;
             f.dst = op.peer;
@@ -307,13 +370,13 @@ DescribeStraggler(const StragglerFlow& f)
     // serialization times, not a straggler.
     if (f.hops.empty() || f.extraS <= 1e-3 * f.idealS || f.hops.front().attributedS <= 0)
     {
-        return "the slowest flow of " + f.collective + " (flow " + std::to_string(f.flowId)
-               + ", gpu" + std::to_string(f.src) + " to gpu" + std::to_string(f.dst)
+        return "the slowest flow of " + Subject(f) + " (" + FlowName(f) + ", gpu"
+               + std::to_string(f.src) + " to gpu" + std::to_string(f.dst)
                + ") took its ideal time (within 0.1 %): no extra delay to attribute";
     }
     const StragglerHop& h = f.hops.front();
-    std::string s = "the tail of " + f.collective + " (flow " + std::to_string(f.flowId) + ", "
-                    + Human(f.extraS) + " over its ideal " + Human(f.idealS) + ") came from ";
+    std::string s = "the tail of " + Subject(f) + " (" + FlowName(f) + ", " + Human(f.extraS)
+                    + " over its ideal " + Human(f.idealS) + ") came from ";
     if (h.port == SOURCE_START)
     {
         return s + "the source " + h.node + ": " + Percent(h.share)
@@ -388,8 +451,18 @@ WriteStragglersJson(JsonWriter& w, const RunResults& r)
     {
         w.BeginObject();
         w.Key("collective").String(f.collective);
+        w.Key("group").String(f.group);
+        w.Key("training").Bool(f.training);
         w.Key("rank").Uint(f.rank);
-        w.Key("flow_id").Uint(f.flowId);
+        w.Key("flow_id");
+        if (f.training)
+        {
+            w.Null();
+        }
+        else
+        {
+            w.Uint(f.flowId);
+        }
         w.Key("src").Uint(f.src);
         w.Key("dst").Uint(f.dst);
         w.Key("bytes").Uint(f.bytes);
@@ -428,9 +501,9 @@ WriteStragglersJson(JsonWriter& w, const RunResults& r)
 void
 WriteStragglersCsv(const RunResults& r, std::ostream& os)
 {
-    os << "collective,rank,flow_id,src,dst,bytes,fct_ns,ideal_ns,extra_ns,hop_rank,position,port,"
-          "node,peer,link,switch_port,tier,queue_ns,pause_ns,credit_stall_ns,back_pressure_ns,"
-          "other_ns,attributed_ns,share\n";
+    os << "collective,group,training,rank,flow_id,src,dst,bytes,fct_ns,ideal_ns,extra_ns,hop_rank,"
+          "position,port,node,peer,link,switch_port,tier,queue_ns,pause_ns,credit_stall_ns,"
+          "back_pressure_ns,other_ns,attributed_ns,share\n";
     for (const StragglerFlow& f : r.stragglers.flows)
     {
         for (std::size_t i = 0; i < f.hops.size(); ++i)
@@ -438,19 +511,11 @@ WriteStragglersCsv(const RunResults& r, std::ostream& os)
             const StragglerHop& h = f.hops[i];
             char share[32];
             std::snprintf(share, sizeof share, "%.6f", h.share);
-            std::string name = f.collective;
-            if (name.find_first_of(",\"\n") != std::string::npos)
-            {
-                std::string q = "\"";
-                for (const char c : name)
-                {
-                    q += c == '"' ? std::string("\"\"") : std::string(1, c);
-                }
-                name = q + "\"";
-            }
-            os << name << ',' << f.rank << ',' << f.flowId << ',' << f.src << ',' << f.dst << ','
-               << f.bytes << ',' << Ns(f.fctS) << ',' << Ns(f.idealS) << ',' << Ns(f.extraS) << ','
-               << i << ',' << h.position << ',' << h.port << ',' << h.node << ',' << h.peer << ','
+            os << Csv(f.collective) << ',' << Csv(f.group) << ',' << (f.training ? 1 : 0) << ','
+               << f.rank << ',' << (f.training ? std::string() : std::to_string(f.flowId)) << ','
+               << f.src << ',' << f.dst << ',' << f.bytes << ',' << Ns(f.fctS) << ','
+               << Ns(f.idealS) << ',' << Ns(f.extraS) << ',' << i << ',' << h.position << ','
+               << h.port << ',' << h.node << ',' << h.peer << ','
                << (h.link >= 0 ? std::to_string(h.link) : "") << ','
                << (h.portIndex >= 0 ? std::to_string(h.portIndex) : "") << ',' << h.tier << ','
                << Ns(h.queueS) << ',' << Ns(h.pauseS) << ',' << Ns(h.creditStallS) << ','
@@ -478,12 +543,13 @@ WriteStragglerSection(std::ostream& os, const RunResults& r)
     }
     if (r.stragglers.flows.empty())
     {
-        os << "No collective flow completed: nothing to attribute.\n\n";
+        os << "No flow completed: nothing to attribute.\n\n";
         return;
     }
     os << "The " << r.stragglers.flowsPerCollective
-       << " slowest flows of each collective; extra = FCT - ideal (the same flow alone on an "
-          "idle fabric), split over the ports on its last packet's path (stragglers.csv).\n\n";
+       << " slowest flows of each collective (of a training job: of each kind of group); extra = "
+          "FCT - ideal (the same flow alone on an idle fabric), split over the ports on its last "
+          "packet's path (stragglers.csv).\n\n";
     std::string current;
     for (const StragglerFlow& f : r.stragglers.flows)
     {
@@ -494,7 +560,8 @@ WriteStragglerSection(std::ostream& os, const RunResults& r)
                 os << "\n";
             }
             current = f.collective;
-            os << "### " << f.collective << "\n\n" << DescribeStraggler(f) << ".\n\n";
+            os << "### " << (f.training ? "training: " : "") << f.collective << "\n\n"
+               << DescribeStraggler(f) << ".\n\n";
             os << "| flow | src | dst | FCT | ideal | extra | top contributors |\n";
             os << "|---|---|---|---|---|---|---|\n";
         }
@@ -507,8 +574,8 @@ WriteStragglerSection(std::ostream& os, const RunResults& r)
             }
             top += (top.empty() ? "" : "; ") + f.hops[i].port + " " + Percent(f.hops[i].share);
         }
-        os << "| " << f.flowId << " | gpu" << f.src << " | gpu" << f.dst << " | " << Human(f.fctS)
-           << " | " << Human(f.idealS) << " | " << Human(f.extraS) << " | "
+        os << "| " << FlowName(f) << " | gpu" << f.src << " | gpu" << f.dst << " | "
+           << Human(f.fctS) << " | " << Human(f.idealS) << " | " << Human(f.extraS) << " | "
            << (top.empty() ? "-" : top) << " |\n";
     }
     os << "\n";

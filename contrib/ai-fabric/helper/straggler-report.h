@@ -23,9 +23,10 @@ struct Fabric;
 
 /**
  * \ingroup ai-fabric
- * \brief Fill RunResults::stragglers: for every collective of the traffic, its
- * \p k slowest flows (largest FCT) with their extra delay split over the ports on
- * the path of their last packet and the source's injection.
+ * \brief Fill RunResults::stragglers: for every collective of the traffic, and for
+ * every kind of group of a training job (all its groups together), its \p k
+ * slowest flows (largest FCT) with their extra delay split over the ports on the
+ * path of their last packet and the source's injection.
  *
  * Per flow (StragglerLedger): extra = injection delay + sum of the last packet's
  * waits. The wait at a port splits into queueing and time its lane was held by
@@ -43,7 +44,8 @@ struct Fabric;
  * \param workload the workload as run
  * \param runner the runner after the run
  * \param ledger the ledger after the run
- * \param collective per workload group: true for the traffic's collectives
+ * \param trainingKind per workload group: its training kind ("tp", "dp", ...), or
+ * empty for a collective of the traffic
  * \param k flows per collective
  * \param r the results (flows and ports already gathered) to complete
  */
@@ -52,7 +54,7 @@ void GatherStragglers(const FabricGraph& graph,
                       const Workload& workload,
                       const WorkloadRunner& runner,
                       const StragglerLedger& ledger,
-                      const std::vector<bool>& collective,
+                      const std::vector<std::string>& trainingKind,
                       uint32_t k,
                       RunResults& r);
 
