@@ -430,7 +430,7 @@ PrintStragglerSummary(const RunResults& r, std::ostream& os)
     {
         if (f.rank == 0)
         {
-            os << "straggler: " << DescribeStraggler(f) << "\n";
+            os << "attribution: " << DescribeStraggler(f) << "\n";
         }
     }
 }
