@@ -4,7 +4,7 @@
  * ai-fabric: the command-line tool.
  *
  *   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--sample-interval T] [--quiet]
- *                 [--progress] [--plots]
+ *                 [--progress] [--plots] [--pcap PORTS] [--attribution auto|on|off]
  *   ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--quiet] [--plots]
  *   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
  *   ai-fabric profiles [NAME]
@@ -21,10 +21,13 @@
 #include "ns3/fabric-graph.h"
 #include "ns3/link-profile.h"
 #include "ns3/nstime.h"
+#include "ns3/pcap-capture.h"
 #include "ns3/report-writer.h"
 #include "ns3/results-writer.h"
+#include "ns3/run-outputs.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/spec-error.h"
+#include "ns3/straggler-report.h"
 #include "ns3/topology-analyzer.h"
 #include "ns3/units.h"
 #include "ns3/yaml-scenario-reader.h"
@@ -58,7 +61,8 @@ const char* const USAGE
 
 Usage:
   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--sample-interval T] [--quiet]
-                [--progress] [--plots]
+                [--progress] [--plots] [--pcap NODE->PEER[,NODE->PEER...]]
+                [--attribution auto|on|off]
   ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--quiet] [--plots]
   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
   ai-fabric profiles [NAME]
@@ -100,6 +104,13 @@ Options for run:
              default it shows on a terminal, after 2 s of wall time.
   --plots    Then draw PNG plots into DIR/plots with scripts/plot-results
              (python3 + matplotlib; AI_FABRIC_PLOT_SCRIPT overrides the path).
+  --pcap PORTS
+             Capture these ports (comma-separated NODE->PEER, quote the '>' in a
+             shell) to DIR/capture-NODE-PEER.pcap with RoCEv2 or InfiniBand
+             framing, in addition to the scenario's 'capture:' ports.
+  --attribution auto|on|off
+             Straggler attribution (DIR/stragglers.csv, summary.json
+             "stragglers"); overrides the scenario's 'attribution: enabled'.
 
 Options for sweep:
   --out DIR  Results directory (default: results/<sweep name>).
@@ -153,10 +164,25 @@ Run(const std::vector<std::string>& args)
     bool haveSeed = false;
     uint64_t seed = 0;
     std::string sampleInterval;
+    std::vector<std::string> pcapPorts;
+    std::string attribution;
     for (std::size_t i = 0; i < args.size(); ++i)
     {
         const std::string& a = args[i];
-        if (a == "--out" || a == "--seed" || a == "--sample-interval")
+        if (a == "--pcap" || a == "--attribution")
+        {
+            if (i + 1 >= args.size())
+            {
+                return UsageError("option " + a + " needs a value");
+            }
+            if (!ns3::ParseRunOutputOption(a, args[++i], pcapPorts, attribution))
+            {
+                return UsageError(
+                    a == "--pcap" ? "--pcap takes ports written NODE->PEER, comma-separated"
+                                  : "--attribution takes auto, on or off, not '" + args[i] + "'");
+            }
+        }
+        else if (a == "--out" || a == "--seed" || a == "--sample-interval")
         {
             if (i + 1 >= args.size())
             {
@@ -235,6 +261,7 @@ Run(const std::vector<std::string>& args)
         spec.sampleInterval
             = sampleInterval == "auto" ? ns3::Time(0) : ns3::ParseTime(sampleInterval);
     }
+    ns3::ApplyRunOutputOptions(pcapPorts, attribution, spec);
     if (outDir.empty())
     {
         outDir = "results/" + spec.name;
@@ -282,10 +309,20 @@ Run(const std::vector<std::string>& args)
         ns3::WriteSweepCsv(results, outDir + "/sweep.csv");
         written.emplace_back("sweep.csv");
     }
+    if (results.stragglers.enabled)
+    {
+        ns3::WriteStragglersCsv(results, outDir + "/stragglers.csv");
+        written.emplace_back("stragglers.csv");
+    }
+    for (const auto& name : ns3::WriteCaptureFiles(results, outDir))
+    {
+        written.push_back(name);
+    }
     ns3::WriteSummaryJson(results, outDir + "/summary.json");
     if (!quiet)
     {
         ns3::PrintSummaryTable(results, std::cout);
+        ns3::PrintStragglerSummary(results, std::cout);
         if (sweep)
         {
             std::cout << '\n';

@@ -4,6 +4,7 @@
 #include "report-writer.h"
 
 #include "atomic-file.h"
+#include "straggler-report.h"
 
 #include <algorithm>
 #include <cmath>
@@ -487,6 +488,7 @@ WriteReportMarkdown(const RunResults& results, std::ostream& os)
     WriteReportHeader(results, os);
     WriteReportCollectives(results, os);
     WriteReportTails(results, os);
+    WriteStragglerSection(os, results);
     WriteReportTierClasses(results, os);
     WriteReportHottestPorts(results, os);
     WriteReportFlowControl(results, os);

@@ -6,6 +6,7 @@
 #include "atomic-file.h"
 #include "fabric-stats.h"
 #include "json-writer.h"
+#include "straggler-report.h"
 
 #include "ns3/log.h"
 
@@ -781,6 +782,8 @@ WriteSummaryJson(const RunResults& r, std::ostream& os)
         w.EndArray();
         w.EndObject();
     }
+    w.Key("stragglers");
+    WriteStragglersJson(w, r);
 
     w.Key("tier_classes").BeginArray();
     for (const TierClassRecord& t : r.tierClasses)

@@ -339,6 +339,77 @@ struct BisectionRecord
 
 /**
  * \ingroup ai-fabric
+ * \brief One contributor to a straggler's extra delay: an egress port on the path
+ * of its last packet, or the source's injection (docs/results-format.md).
+ */
+struct StragglerHop
+{
+    std::string port;        //!< "node->peer", or "source-start"/"source-rate"
+    std::string node;        //!< transmitting node
+    std::string peer;        //!< receiving node ("" for a source entry)
+    int64_t link{-1};        //!< graph link index (-1 for a source entry)
+    int64_t portIndex{-1};   //!< index of the port in its switch (-1: not a switch port)
+    int64_t portRecord{-1};  //!< index in RunResults::ports (-1 for a source entry)
+    std::string tier;        //!< link class ("source" for a source entry)
+    uint32_t position{0};    //!< 0 = source port, 1.. = egress ports in path order
+    double queueS{0};        //!< the last packet's plain queueing here, seconds
+    double pauseS{0};        //!< its wait while PFC paused this port's lane, seconds
+    double creditStallS{0};  //!< its wait while this port stalled for credits, seconds
+    double backPressureS{0}; //!< upstream pause/credit stall charged to this port, seconds
+    double otherS{0};        //!< source entry: injection delay not from flow control, s
+    double attributedS{0};   //!< delay charged to this entry in all, seconds
+    double share{0};         //!< attributedS / the flow's extra delay
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief One of the slowest flows of a collective and where its extra delay came from.
+ */
+struct StragglerFlow
+{
+    uint64_t flowId{0};             //!< FlowRecord::id (collectives only)
+    std::string collective;         //!< collective name, or the training group kind ("dp", ...)
+    std::string group;              //!< the workload group (= collective for a collective)
+    bool training{false};           //!< a training job's flow: collective is its group kind
+    uint32_t rank{0};               //!< its place among the collective's flows, 0 = slowest
+    uint32_t src{0};                //!< source GPU
+    uint32_t dst{0};                //!< destination GPU
+    uint64_t bytes{0};              //!< payload bytes
+    double fctS{0};                 //!< flow completion time, seconds
+    double idealS{0};               //!< FCT alone on an idle fabric (same path), seconds
+    double extraS{0};               //!< fctS - idealS, seconds
+    uint32_t pathHops{0};           //!< egress ports on the last packet's path (source excluded)
+    std::vector<StragglerHop> hops; //!< contributors, largest attributedS first
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief Straggler attribution of a run (RunResults::stragglers).
+ */
+struct StragglerAttribution
+{
+    bool enabled{false};              //!< the ledger ran
+    uint32_t flowsPerCollective{0};   //!< k: slowest flows reported per collective
+    std::vector<StragglerFlow> flows; //!< per collective (in order), slowest first
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief A packet capture of one port, in pcap format (written as
+ * DIR/capture-NODE-PEER.pcap).
+ */
+struct PacketCaptureFile
+{
+    std::string node;     //!< transmitting node
+    std::string peer;     //!< receiving node
+    uint32_t linkType{0}; //!< pcap LINKTYPE (1 Ethernet; 252 exported PDU for InfiniBand)
+    uint64_t packets{0};  //!< packets captured
+    uint64_t missed{0};   //!< packets past max_packets, not captured
+    std::string bytes;    //!< the whole pcap file
+};
+
+/**
+ * \ingroup ai-fabric
  * \brief Everything a run reports; written as summary.json, flows.csv and a table.
  */
 struct RunResults
@@ -377,6 +448,8 @@ struct RunResults
     double sampleIntervalS{0};                 //!< time-series bin width used, seconds
     bool sampleIntervalAuto{true};             //!< bins were sized automatically
     std::vector<TimeSeriesRow> timeseries;     //!< by bin, then port id; active ports only
+    StragglerAttribution stragglers;           //!< where the slowest flows' delay came from
+    std::vector<PacketCaptureFile> captures;   //!< packet captures of the chosen ports
 };
 
 } // namespace ns3

@@ -9,9 +9,11 @@
 #include "fabric-graph.h"
 #include "fabric-stats.h"
 #include "locality-domains.h"
+#include "pcap-capture.h"
 #include "port-metrics.h"
 #include "port-sampler.h"
 #include "progress-bar.h"
+#include "straggler-report.h"
 
 #include "ns3/collective-algorithm.h"
 #include "ns3/direct-collective.h"
@@ -21,6 +23,7 @@
 #include "ns3/rdma-transport.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/straggler-ledger.h"
 #include "ns3/string.h"
 #include "ns3/training-workload.h"
 #include "ns3/workload-runner.h"
@@ -32,6 +35,7 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 
 namespace ns3
@@ -327,6 +331,43 @@ StopWhenDone(Ptr<WorkloadRunner> runner, uint32_t /* op */)
     {
         Simulator::Stop();
     }
+}
+
+/**
+ * \brief The straggler ledger of a run, attached to every port, if attribution is on
+ * (`attribution: enabled`: on, off, or auto = on up to
+ * ScenarioSpec::ATTRIBUTION_AUTO_MAX_MESSAGES messages).
+ * \param spec the scenario
+ * \param workload the workload
+ * \param fabric the built fabric
+ * \return the ledger, or null when off
+ */
+std::unique_ptr<StragglerLedger>
+MakeStragglerLedger(const ScenarioSpec& spec, const Workload& workload, const Fabric& fabric)
+{
+    if (spec.attribution == "off")
+    {
+        return nullptr;
+    }
+    if (spec.attribution == "auto")
+    {
+        uint64_t messages = 0;
+        for (const WorkloadOp& op : workload.GetOps())
+        {
+            messages += op.kind == WorkloadOp::SEND ? 1 : 0;
+        }
+        if (messages > ScenarioSpec::ATTRIBUTION_AUTO_MAX_MESSAGES)
+        {
+            return nullptr;
+        }
+    }
+    auto ledger = std::make_unique<StragglerLedger>(fabric.transports.size());
+    for (std::size_t i = 0; i < fabric.devicesA.size(); ++i)
+    {
+        fabric.devicesA[i]->SetStragglerLedger(ledger.get(), 2 * i);
+        fabric.devicesB[i]->SetStragglerLedger(ledger.get(), 2 * i + 1);
+    }
+    return ledger;
 }
 
 /// Sum the flow-control and loss counters of every port and switch.
@@ -925,6 +966,8 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         throw SpecError(spec.where, "unknown congestion_control '" + cc + "'");
     }
     Fabric fabric = FabricBuilder::Build(graph, spec.topology.where, build);
+    std::unique_ptr<StragglerLedger> ledger = MakeStragglerLedger(spec, workload, fabric);
+    PacketCapture capture(spec, graph, fabric);
 
     Ptr<WorkloadRunner> runner = CreateObject<WorkloadRunner>();
     runner->Setup(&workload, fabric.transports);
@@ -1002,6 +1045,27 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         r.training.locality = spec.traffic.locality;
     }
     FillTails(r);
+    if (ledger)
+    {
+        // Training groups are attributed per kind (tp, dp, ...), collectives one by one.
+        std::vector<std::string> trainingKind(workload.GetGroups().size());
+        for (const TrainingWorkloadInfo& info : training.iterations)
+        {
+            for (std::size_t i = 0; i < info.groups.size(); ++i)
+            {
+                trainingKind[info.firstGroup + i] = TrainingKindName(info.groups[i].kind);
+            }
+        }
+        GatherStragglers(graph,
+                         fabric,
+                         workload,
+                         *runner,
+                         *ledger,
+                         trainingKind,
+                         spec.attributionFlows,
+                         r);
+    }
+    r.captures = capture.Finish();
     r.gatherTimeS = SecondsSince(gather0);
 
     Simulator::Destroy();

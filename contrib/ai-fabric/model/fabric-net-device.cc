@@ -5,6 +5,7 @@
 
 #include "fabric-channel.h"
 #include "fabric-header.h"
+#include "straggler-ledger.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -232,6 +233,11 @@ FabricNetDevice::Enqueue(FabricTxItem item)
     {
         m_windowPeakQueuedBytes = m_queuedBytes;
     }
+    if (m_ledger && item.lastOfMessage)
+    {
+        item.enqueuedPs = Simulator::Now().GetPicoSeconds();
+        item.holdMarkPs = LaneHeldPs(lane);
+    }
     lane.queue.push_back(std::move(item));
     TryTransmit();
 }
@@ -289,6 +295,10 @@ FabricNetDevice::Dequeue(FabricTxItem& item)
             if (!m_dequeued.IsNull() && item.inPort != FabricTxItem::NO_PORT)
             {
                 m_dequeued(item);
+            }
+            if (m_ledger && item.lastOfMessage)
+            {
+                LedgerDequeued(item, lane);
             }
             item.more = HasWaiting();
             return true;
@@ -408,6 +418,7 @@ FabricNetDevice::SetPaused(uint8_t priority, bool paused)
     else
     {
         m_pausedTime += Simulator::Now() - lane.pausedSince;
+        lane.pausedPs += (Simulator::Now() - lane.pausedSince).GetPicoSeconds();
         TryTransmit();
     }
 }
@@ -720,6 +731,66 @@ uint32_t
 FabricNetDevice::GetSwitchPort() const
 {
     return m_switchPort;
+}
+
+void
+FabricNetDevice::SetStragglerLedger(StragglerLedger* ledger, uint32_t port)
+{
+    m_ledger = ledger;
+    m_ledgerPort = port;
+}
+
+StragglerLedger*
+FabricNetDevice::GetStragglerLedger() const
+{
+    return m_ledger;
+}
+
+uint32_t
+FabricNetDevice::GetLedgerPort() const
+{
+    return m_ledgerPort;
+}
+
+int64_t
+FabricNetDevice::LaneHeldPs(const Lane& lane) const
+{
+    switch (m_fc)
+    {
+        case FC_PFC:
+            return lane.pausedPs
+                   + (lane.paused ? (Simulator::Now() - lane.pausedSince).GetPicoSeconds() : 0);
+        case FC_CREDIT:
+            // Credits are per lane but the stall counter is per port: a lane out of
+            // credit while another lane transmits counts as queueing.
+            return GetStallTime().GetPicoSeconds();
+        default:
+            return 0;
+    }
+}
+
+int64_t
+FabricNetDevice::GetHeldPs(uint8_t priority) const
+{
+    if (m_lanes.empty())
+    {
+        return 0;
+    }
+    return LaneHeldPs(m_lanes[LaneOf(priority)]);
+}
+
+void
+FabricNetDevice::LedgerDequeued(const FabricTxItem& item, const Lane& lane)
+{
+    FabricHeader h;
+    item.packet->PeekHeader(h);
+    if (h.IsControl() || !(h.m_flags & FabricHeader::FLAG_LAST))
+    {
+        return; // only a message's last packet decides when it completes
+    }
+    const int64_t wait = Simulator::Now().GetPicoSeconds() - item.enqueuedPs;
+    const int64_t held = std::clamp<int64_t>(LaneHeldPs(lane) - item.holdMarkPs, 0, wait);
+    m_ledger->OnHop(h.m_src, h.m_msgId, m_ledgerPort, wait, held);
 }
 
 void

@@ -22,6 +22,7 @@ namespace ns3
 class FabricChannel;
 class FabricHeader;
 class Node;
+class StragglerLedger;
 
 /**
  * \ingroup ai-fabric
@@ -31,13 +32,16 @@ struct FabricTxItem
 {
     static constexpr uint16_t NO_PORT = UINT16_MAX; //!< not from a switch ingress port
 
-    Ptr<Packet> packet;       //!< the packet (FabricHeader + payload)
-    uint32_t wireBytes{0};    //!< bytes it occupies on the wire, link overhead included
-    uint8_t priority{0};      //!< traffic class; higher is served first
-    bool more{false};         //!< set by a pull source: it has further packets ready
-    uint16_t inPort{NO_PORT}; //!< switch ingress port the packet is charged to
-    uint32_t inBytes{0};      //!< wire bytes charged at that ingress port
-    uint8_t inPriority{0};    //!< class it arrived in at that ingress port (may differ)
+    Ptr<Packet> packet;        //!< the packet (FabricHeader + payload)
+    uint32_t wireBytes{0};     //!< bytes it occupies on the wire, link overhead included
+    uint8_t priority{0};       //!< traffic class; higher is served first
+    bool more{false};          //!< set by a pull source: it has further packets ready
+    uint16_t inPort{NO_PORT};  //!< switch ingress port the packet is charged to
+    uint32_t inBytes{0};       //!< wire bytes charged at that ingress port
+    uint8_t inPriority{0};     //!< class it arrived in at that ingress port (may differ)
+    bool lastOfMessage{false}; //!< a DATA packet with FLAG_LAST (set by the switch)
+    int64_t enqueuedPs{0};     //!< straggler ledger only: when it joined the egress queue, ps
+    int64_t holdMarkPs{0};     //!< straggler ledger only: its lane's held-time counter then, ps
 };
 
 /**
@@ -264,6 +268,23 @@ class FabricNetDevice : public NetDevice
     void SetSwitchPort(uint32_t index);
     /// \return this port's index in its switch
     uint32_t GetSwitchPort() const;
+    /**
+     * \brief Record the waits of messages' last packets (straggler attribution).
+     * Off (null) by default, when it costs one pointer test per dequeued packet.
+     * \param ledger the ledger (must outlive the run), or nullptr
+     * \param port this port's id in the ledger
+     */
+    void SetStragglerLedger(StragglerLedger* ledger, uint32_t port);
+    /// \return the straggler ledger, or nullptr
+    StragglerLedger* GetStragglerLedger() const;
+    /// \return this port's id in the straggler ledger
+    uint32_t GetLedgerPort() const;
+    /**
+     * \param priority a traffic class
+     * \return time its lane has been held by flow control so far, ps: paused (PFC),
+     * or the port stalled for credits (CREDIT); 0 without flow control
+     */
+    int64_t GetHeldPs(uint8_t priority) const;
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
@@ -310,7 +331,20 @@ class FabricNetDevice : public NetDevice
         int64_t credits{0};             //!< CREDIT: bytes of peer buffer available
         bool paused{false};             //!< PFC: stopped by the peer
         Time pausedSince;               //!< PFC: when the current pause began
+        int64_t pausedPs{0};            //!< PFC: finished pauses of this lane, summed, ps
     };
+
+    /**
+     * \brief Straggler ledger: a queued packet starts transmission.
+     * \param item the packet
+     * \param lane its lane
+     */
+    void LedgerDequeued(const FabricTxItem& item, const Lane& lane);
+    /**
+     * \param lane a lane
+     * \return its held-time counter, ps (see GetHeldPs())
+     */
+    int64_t LaneHeldPs(const Lane& lane) const;
 
     /// Size the lanes to the Priorities attribute.
     void EnsureLanes();
@@ -387,6 +421,8 @@ class FabricNetDevice : public NetDevice
     uint32_t m_pullMaxWire{0};               //!< largest packet of the pull source
     bool m_sourceReady{false};               //!< the pull source may have packets
     DequeueCallback m_dequeued;              //!< told when a queued packet leaves
+    StragglerLedger* m_ledger{nullptr};      //!< straggler attribution (null: off)
+    uint32_t m_ledgerPort{0};                //!< this port's id in the ledger
     NetDevice::ReceiveCallback m_rxCallback; //!< generic ns-3 receive callback
     TracedCallback<Ptr<const Packet>, uint32_t> m_txTrace; //!< transmission start
     TracedCallback<Ptr<const Packet>> m_rxTrace;           //!< reception

@@ -400,6 +400,7 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> inDev,
     item.inPort = in;
     item.inBytes = wireBytes;
     item.inPriority = priority;
+    item.lastOfMessage = !header.IsControl() && (header.m_flags & FabricHeader::FLAG_LAST);
 
     // Admission to the shared pool.
     const auto fc = inDev->GetFlowControl();

@@ -382,6 +382,20 @@ class RdmaTransport : public Object
      */
     void Activate(uint32_t qi);
     /**
+     * \brief Straggler ledger (if the port has one): a message's first or last
+     * packet is being sent.
+     * \param q its queue pair
+     * \param m the message
+     * \param h the packet's header
+     * \param first it is the message's first packet
+     * \param last it is the message's last packet
+     */
+    void LedgerInjected(const QueuePair& q,
+                        const OutMessage& m,
+                        const FabricHeader& h,
+                        bool first,
+                        bool last);
+    /**
      * \brief Restart transmission of a queue pair at a PSN.
      * \param q the queue pair
      * \param psn the PSN (sndUna <= psn <= nextPsn)
