@@ -234,6 +234,10 @@ struct Reader
     double Figure(const YAML::Node& node, const std::string& key) const
     {
         const std::string v = Text(node, key);
+        if (v == "-")
+        {
+            return NaN;
+        }
         if (v.back() == '%')
         {
             return Number(YAML::Node(v.substr(0, v.size() - 1)), key) / 100.0;
@@ -440,7 +444,18 @@ ReadCase(const Reader& r, const YAML::Node& node, const std::string& group)
         {
             r.Fail(node["quantity"], "measure '" + c.measure + "' takes no 'quantity'");
         }
-        c.quantity = r.Choice(node["quantity"], "quantity", quantities);
+        if (c.measure == "compare" && node["quantity"].IsSequence())
+        {
+            for (const auto& q : r.List(node["quantity"], "quantity"))
+            {
+                c.quantities.push_back(r.Choice(q, "quantity", quantities));
+            }
+        }
+        else
+        {
+            c.quantities.push_back(r.Choice(node["quantity"], "quantity", quantities));
+        }
+        c.quantity = c.quantities[0];
     }
     else if (!quantities.empty())
     {
@@ -576,7 +591,7 @@ ReadCase(const Reader& r, const YAML::Node& node, const std::string& group)
         }
         else if (c.measure == "compare")
         {
-            points = c.runs.size() * std::max<std::size_t>(1, c.sizes.size());
+            points = c.runs.size() * std::max<std::size_t>(1, c.sizes.size()) * c.quantities.size();
         }
         if (c.claimed.size() != points)
         {
@@ -586,6 +601,70 @@ ReadCase(const Reader& r, const YAML::Node& node, const std::string& group)
         }
     }
     return c;
+}
+
+std::string
+FormatValue(double v, const std::string& unit)
+{
+    if (std::isnan(v))
+    {
+        return "—";
+    }
+    std::ostringstream s;
+    s.imbue(std::locale::classic());
+    s << std::setprecision(4);
+    if (unit == "s")
+    {
+        const double a = std::fabs(v);
+        if (a < 1e-3)
+        {
+            s << v * 1e6 << " us";
+        }
+        else if (a < 1)
+        {
+            s << v * 1e3 << " ms";
+        }
+        else
+        {
+            s << v << " s";
+        }
+    }
+    else if (unit == "B")
+    {
+        if (v >= 1e9)
+        {
+            s << v / 1e9 << " GB";
+        }
+        else if (v >= 1e6)
+        {
+            s << v / 1e6 << " MB";
+        }
+        else if (v >= 1e3)
+        {
+            s << v / 1e3 << " kB";
+        }
+        else
+        {
+            s << v << " B";
+        }
+    }
+    else if (unit == "bps")
+    {
+        s << v / 8e9 << " GB/s";
+    }
+    else if (unit == "Bps")
+    {
+        s << v / 1e9 << " GB/s";
+    }
+    else if (unit == "fraction")
+    {
+        s << std::setprecision(3) << 100 * v << " %";
+    }
+    else
+    {
+        s << std::setprecision(3) << v << "x";
+    }
+    return s.str();
 }
 
 // ---------------------------------------------------------------- running
@@ -869,8 +948,10 @@ CollectiveTimeCase(const ValidationCase& c, ValidationOutcome& o)
         const double ratio = p.result.durationS / p.result.analyticS;
         o.summary = "At " + SizeLabel(p.bytes) + " the simulation takes "
                     + Sig(p.result.durationS * 1e6) + " us, " + Sig(ratio, 3) + "x the "
-                    + CollectiveFormulaId(p.result.op, p.result.algorithm) + " value of "
-                    + Sig(p.result.analyticS * 1e6) + " us"
+                    + (c.model == "schedule"
+                           ? std::string("ideal (the schedule on an idle fabric)")
+                           : CollectiveFormulaId(p.result.op, p.result.algorithm) + " value")
+                    + " of " + Sig(p.result.analyticS * 1e6) + " us"
                     + (c.claimedRatio > 0 ? " (claimed ratio " + Sig(c.claimedRatio, 3) + "x)" : "")
                     + ".";
         if (c.claimedRatio > 0)
@@ -1196,11 +1277,13 @@ CompareCase(const ValidationCase& c, ValidationOutcome& o)
     {
         sizes.push_back(0);
     }
-    const std::string unit = CompareUnit(c.quantity);
+    const std::size_t nq = c.quantities.size();
     std::string summary;
     for (std::size_t si = 0; si < sizes.size(); ++si)
     {
-        std::vector<double> values;
+        // values[q][run]
+        std::vector<std::vector<double>> values(nq);
+        std::vector<ValidationRow> rows;
         for (std::size_t ri = 0; ri < c.runs.size(); ++ri)
         {
             const ValidationRun& run = c.runs[ri];
@@ -1212,38 +1295,56 @@ CompareCase(const ValidationCase& c, ValidationOutcome& o)
             }
             const RunResults r = RunScenario(spec, QuietOptions());
             double collS = NaN;
-            if (c.quantity == "collective-time")
+            if (index >= 0 && !spec.traffic.collectives.empty())
             {
                 const CollectiveResult* cr = FindResult(r, spec.traffic.collectives[index].name);
                 collS = cr ? cr->durationS : NaN;
-                if (cr)
+                if (cr && c.quantity == "collective-time")
                 {
                     o.sweep.push_back(MakeSweepRow(*cr, r.complete));
                 }
             }
-            ValidationRow row;
-            row.point = run.label + (sizes[si] > 0 ? " at " + SizeLabel(sizes[si]) : "");
-            row.unit = unit;
-            row.analytic = c.claimed.empty() ? NaN : c.claimed[si * c.runs.size() + ri];
-            row.simulated = CompareValue(c.quantity, r, run, collS);
-            row.note = CongestionNote(r);
-            values.push_back(row.simulated);
-            o.rows.push_back(row);
+            for (std::size_t qi = 0; qi < nq; ++qi)
+            {
+                const std::string& q = c.quantities[qi];
+                ValidationRow row;
+                row.point
+                    = q + ", " + run.label + (sizes[si] > 0 ? " at " + SizeLabel(sizes[si]) : "");
+                row.unit = CompareUnit(q);
+                const std::size_t k = (qi * sizes.size() + si) * c.runs.size() + ri;
+                row.analytic = k < c.claimed.size() ? c.claimed[k] : NaN;
+                row.simulated = CompareValue(q, r, run, collS);
+                row.note = CongestionNote(r);
+                values[qi].push_back(row.simulated);
+                o.rows.push_back(row);
+            }
         }
         if (c.runs.size() >= 2)
         {
-            ValidationRow ratio;
-            ratio.point = c.runs.back().label + " / " + c.runs.front().label
-                          + (sizes[si] > 0 ? " at " + SizeLabel(sizes[si]) : "");
-            ratio.unit = "ratio";
-            ratio.analytic = c.claimedRatio > 0 ? c.claimedRatio : NaN;
-            ratio.simulated = values.back() / values.front();
-            o.rows.push_back(ratio);
-            summary += (summary.empty() ? "" : "; ") + ratio.point + " = " + Sig(ratio.simulated, 3)
-                       + "x";
+            for (std::size_t qi = 0; qi < nq; ++qi)
+            {
+                ValidationRow ratio;
+                ratio.point = c.quantities[qi] + ", " + c.runs.back().label + " / "
+                              + c.runs.front().label
+                              + (sizes[si] > 0 ? " at " + SizeLabel(sizes[si]) : "");
+                ratio.unit = "ratio";
+                ratio.analytic = (qi == 0 && c.claimedRatio > 0) ? c.claimedRatio : NaN;
+                ratio.simulated = values[qi].back() / values[qi].front();
+                o.rows.push_back(ratio);
+                summary += (summary.empty() ? "" : "; ") + ratio.point + " = "
+                           + Sig(ratio.simulated, 3) + "x";
+            }
+        }
+        else
+        {
+            for (std::size_t qi = 0; qi < nq; ++qi)
+            {
+                summary += (summary.empty() ? "" : "; ") + c.quantities[qi] + " "
+                           + FormatValue(values[qi][0], CompareUnit(c.quantities[qi]));
+            }
         }
     }
-    o.summary = "Simulated " + c.quantity + " ratio " + summary
+    o.summary = "Simulated: " + summary
                 + (c.claimedRatio > 0 ? " (claimed " + Sig(c.claimedRatio, 3) + "x)" : "") + ".";
 }
 
@@ -1280,70 +1381,6 @@ Clean(const std::string& s)
     std::replace(out.begin(), out.end(), '\t', ' ');
     std::replace(out.begin(), out.end(), '\n', ' ');
     return out;
-}
-
-std::string
-FormatValue(double v, const std::string& unit)
-{
-    if (std::isnan(v))
-    {
-        return "—";
-    }
-    std::ostringstream s;
-    s.imbue(std::locale::classic());
-    s << std::setprecision(4);
-    if (unit == "s")
-    {
-        const double a = std::fabs(v);
-        if (a < 1e-3)
-        {
-            s << v * 1e6 << " us";
-        }
-        else if (a < 1)
-        {
-            s << v * 1e3 << " ms";
-        }
-        else
-        {
-            s << v << " s";
-        }
-    }
-    else if (unit == "B")
-    {
-        if (v >= 1e9)
-        {
-            s << v / 1e9 << " GB";
-        }
-        else if (v >= 1e6)
-        {
-            s << v / 1e6 << " MB";
-        }
-        else if (v >= 1e3)
-        {
-            s << v / 1e3 << " kB";
-        }
-        else
-        {
-            s << v << " B";
-        }
-    }
-    else if (unit == "bps")
-    {
-        s << v / 8e9 << " GB/s";
-    }
-    else if (unit == "Bps")
-    {
-        s << v / 1e9 << " GB/s";
-    }
-    else if (unit == "fraction")
-    {
-        s << std::setprecision(3) << 100 * v << " %";
-    }
-    else
-    {
-        s << std::setprecision(3) << v << "x";
-    }
-    return s.str();
 }
 
 } // namespace

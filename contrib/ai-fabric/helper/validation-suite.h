@@ -40,33 +40,34 @@ struct ValidationRun
  */
 struct ValidationCase
 {
-    SpecLocation where;                 //!< the case's mapping
-    std::string group;                  //!< group: the case file's stem
-    std::string name;                   //!< unique name in the suite
-    std::string kind;                   //!< "formula" or "claim"
-    std::string formula;                //!< "F1".."F16", "C1".."C8" or "bisection"
-    std::string measure;                //!< ValidationMeasureNames()
-    std::string quantity;               //!< measure-specific quantity (see docs/validation.md)
-    std::vector<ValidationRun> runs;    //!< the scenario(s)
-    std::string collective;             //!< collective measured ("" = the first one)
-    std::string model{"formula"};       //!< collective measures: the closed form of
-                                        //!< CollectiveTime(): "formula" (MISSION.md, the
-                                        //!< default) or "schedule" (the schedule NCCL and
-                                        //!< this simulator build, e.g. concurrent sends)
-    std::vector<uint64_t> sizes;        //!< collective sizes (overrides the scenario's)
-    SpecLocation sizesWhere;            //!< location of `sizes`
-    std::vector<uint32_t> microBatches; //!< training micro-batches (overrides the scenario's)
-    double tolerance{0};                //!< relative tolerance of a formula case (0.03 = 3 %)
-    bool quick{false};                  //!< part of the CI subset (--quick)
-    std::string claim;                  //!< claim: the claimed sentence
-    std::string source;                 //!< where the claim or formula comes from
-    std::vector<double> claimed;        //!< claim: claimed figures, one per point (unit of the
-                                        //!< measure: seconds, bytes, fractions, ratios)
-    double claimedRatio{0};             //!< compare / collective-time claims: claimed last/first
-                                        //!< (or sim/analytic) ratio; 0 = none
-    uint64_t extrapolateTo{0};          //!< collective-time: also extrapolate to this size, bytes
-    std::string explain;                //!< one line: the known cause of a disagreement or the
-                                        //!< reason behind a finding (written after measuring)
+    SpecLocation where;                  //!< the case's mapping
+    std::string group;                   //!< group: the case file's stem
+    std::string name;                    //!< unique name in the suite
+    std::string kind;                    //!< "formula" or "claim"
+    std::string formula;                 //!< "F1".."F16", "C1".."C8" or "bisection"
+    std::string measure;                 //!< ValidationMeasureNames()
+    std::string quantity;                //!< measure-specific quantity (see docs/validation.md)
+    std::vector<std::string> quantities; //!< compare: every quantity (quantity = the first)
+    std::vector<ValidationRun> runs;     //!< the scenario(s)
+    std::string collective;              //!< collective measured ("" = the first one)
+    std::string model{"formula"};        //!< collective measures: the closed form of
+                                         //!< CollectiveTime(): "formula" (MISSION.md, the
+                                         //!< default) or "schedule" (the schedule NCCL and
+                                         //!< this simulator build, e.g. concurrent sends)
+    std::vector<uint64_t> sizes;         //!< collective sizes (overrides the scenario's)
+    SpecLocation sizesWhere;             //!< location of `sizes`
+    std::vector<uint32_t> microBatches;  //!< training micro-batches (overrides the scenario's)
+    double tolerance{0};                 //!< relative tolerance of a formula case (0.03 = 3 %)
+    bool quick{false};                   //!< part of the CI subset (--quick)
+    std::string claim;                   //!< claim: the claimed sentence
+    std::string source;                  //!< where the claim or formula comes from
+    std::vector<double> claimed;         //!< claim: claimed figures, one per point (unit of the
+                                         //!< measure: seconds, bytes, fractions, ratios)
+    double claimedRatio{0};              //!< compare / collective-time claims: claimed last/first
+                                         //!< (or sim/analytic) ratio; 0 = none
+    uint64_t extrapolateTo{0};           //!< collective-time: also extrapolate to this size, bytes
+    std::string explain;                 //!< one line: the known cause of a disagreement or the
+                                         //!< reason behind a finding (written after measuring)
 };
 
 /**
