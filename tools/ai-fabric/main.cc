@@ -3,7 +3,7 @@
  *
  * ai-fabric: the command-line tool.
  *
- *   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--quiet]
+ *   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--sample-interval T] [--quiet]
  *   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
  *   ai-fabric profiles [NAME]
  *   ai-fabric validate DIR [--quick] [--report FILE] [--jobs N]
@@ -19,6 +19,7 @@
 #include "ns3/fabric-graph.h"
 #include "ns3/link-profile.h"
 #include "ns3/nstime.h"
+#include "ns3/report-writer.h"
 #include "ns3/results-writer.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/spec-error.h"
@@ -63,9 +64,11 @@ Usage:
 
 Commands:
   run        Build the scenario's fabric, run its traffic packet by packet, and
-             write DIR/summary.json, DIR/flows.csv, DIR/ports.csv and
-             DIR/trace.json (Chrome trace; DIR/ranks.csv for a training job);
-             print a summary table. A collective with a sweep runs once per
+             write DIR/summary.json, DIR/flows.csv, DIR/ports.csv,
+             DIR/collectives.csv, DIR/timeseries.csv (per-port utilisation
+             and queue over time), DIR/report.md (tables for a network
+             architect) and DIR/trace.json (Chrome trace; DIR/ranks.csv for a
+             training job); print a summary table. A collective with a sweep runs once per
              size (nccl-tests style) and also writes DIR/sweep.csv.
   analyze    Build the fabric of a topology file (or of a scenario file's
              topology) without simulating it and print its analysis: counts
@@ -84,6 +87,10 @@ Commands:
 Options for run:
   --out DIR  Results directory (default: results/<scenario name>).
   --seed N   Override the scenario's seed (an integer >= 1).
+  --sample-interval T
+             Time-series bin width, e.g. 10us, or 'auto' (default: the
+             scenario's results: sample_interval, else automatic bins that
+             double in width to stay between 256 and 512 bins).
   --quiet    No progress line and no table; errors are still printed.
 
 Options for analyze:
@@ -132,10 +139,11 @@ Run(const std::vector<std::string>& args)
     bool quiet = false;
     bool haveSeed = false;
     uint64_t seed = 0;
+    std::string sampleInterval;
     for (std::size_t i = 0; i < args.size(); ++i)
     {
         const std::string& a = args[i];
-        if (a == "--out" || a == "--seed")
+        if (a == "--out" || a == "--seed" || a == "--sample-interval")
         {
             if (i + 1 >= args.size())
             {
@@ -145,6 +153,25 @@ Run(const std::vector<std::string>& args)
             if (a == "--out")
             {
                 outDir = v;
+            }
+            else if (a == "--sample-interval")
+            {
+                sampleInterval = v;
+                if (v != "auto")
+                {
+                    try
+                    {
+                        if (!ns3::ParseTime(v).IsStrictlyPositive())
+                        {
+                            return UsageError("--sample-interval must be greater than 0, not '" + v
+                                              + "'");
+                        }
+                    }
+                    catch (const ns3::UnitError& e)
+                    {
+                        return UsageError("--sample-interval: " + std::string(e.what()));
+                    }
+                }
             }
             else if (!ParseSeed(v, seed))
             {
@@ -182,6 +209,11 @@ Run(const std::vector<std::string>& args)
     {
         spec.seed = seed;
     }
+    if (!sampleInterval.empty())
+    {
+        spec.sampleInterval
+            = sampleInterval == "auto" ? ns3::Time(0) : ns3::ParseTime(sampleInterval);
+    }
     if (outDir.empty())
     {
         outDir = "results/" + spec.name;
@@ -202,7 +234,16 @@ Run(const std::vector<std::string>& args)
                   << "': " << ec.message() << "\n";
         return EXIT_INTERNAL;
     }
-    std::vector<std::string> written{"summary.json", "flows.csv", "ports.csv", "trace.json"};
+    std::vector<std::string> written{"summary.json",
+                                     "flows.csv",
+                                     "ports.csv",
+                                     "collectives.csv",
+                                     "timeseries.csv",
+                                     "report.md",
+                                     "trace.json"};
+    ns3::WriteCollectivesCsv(results, outDir + "/collectives.csv");
+    ns3::WriteTimeSeriesCsv(results, outDir + "/timeseries.csv");
+    ns3::WriteReportMarkdown(results, outDir + "/report.md");
     ns3::WriteFlowsCsv(results, outDir + "/flows.csv");
     ns3::WritePortsCsv(results, outDir + "/ports.csv");
     ns3::WriteTraceJson(results, outDir + "/trace.json");

@@ -4,10 +4,13 @@
 #include "scenario-runner.h"
 
 #include "analytic-model.h"
+#include "bisection-meter.h"
 #include "fabric-builder.h"
 #include "fabric-graph.h"
 #include "fabric-stats.h"
 #include "locality-domains.h"
+#include "port-metrics.h"
+#include "port-sampler.h"
 
 #include "ns3/collective-algorithm.h"
 #include "ns3/direct-collective.h"
@@ -350,7 +353,7 @@ TierName(const FabricGraph::Node& a, const FabricGraph::Node& b)
 
 /// One record per port: both directions of every link.
 std::vector<PortRecord>
-CollectPorts(const FabricGraph& graph, const Fabric& fabric)
+CollectPorts(const FabricGraph& graph, const Fabric& fabric, bool custom)
 {
     std::vector<PortRecord> ports;
     const auto& nodes = graph.GetNodes();
@@ -361,6 +364,7 @@ CollectPorts(const FabricGraph& graph, const Fabric& fabric)
         const auto& link = links[i];
         const std::string tier = TierName(nodes[link.a], nodes[link.b]);
         const std::string tech = graph.GetProfiles()[link.profile].technology;
+        const std::string tierClass = TierClassOf(graph, i, custom);
         for (int end = 0; end < 2; ++end)
         {
             const Ptr<FabricNetDevice>& d = end == 0 ? fabric.devicesA[i] : fabric.devicesB[i];
@@ -377,6 +381,11 @@ CollectPorts(const FabricGraph& graph, const Fabric& fabric)
             p.pausesReceived = d->GetPausesReceived();
             p.pausedS = d->GetPausedTime().GetSeconds();
             p.stallS = d->GetStallTime().GetSeconds();
+            p.portId = ports.size();
+            p.tierClass = tierClass;
+            p.ecnMarks = d->GetEcnMarks();
+            p.p99QueueBytes = d->GetQueuePercentileBytes(99.0);
+            p.rateBps = static_cast<double>(graph.GetProfiles()[link.profile].rate.GetBitRate());
             ports.push_back(p);
         }
     }
@@ -655,6 +664,56 @@ GatherGroups(const FabricGraph& graph,
     }
 }
 
+/**
+ * \brief Bisection throughput of every all-to-all and permutation collective
+ * (the cut is priced once, only if there is such a collective).
+ * \param graph the fabric
+ * \param spec the topology
+ * \param r the results (collectives and flows filled; bisection appended)
+ */
+void
+GatherBisection(const FabricGraph& graph, const TopologySpec& spec, RunResults& r)
+{
+    BisectionCutInfo cut;
+    bool priced = false;
+    std::size_t flow = 0;
+    for (const CollectiveResult& c : r.collectives)
+    {
+        // flows are grouped per collective, in collective order
+        const std::size_t first = flow;
+        while (flow < r.flows.size() && r.flows[flow].collective == c.name)
+        {
+            ++flow;
+        }
+        if (c.op != "all-to-all" && c.op != "permutation")
+        {
+            continue;
+        }
+        if (!priced)
+        {
+            cut = AnalyticBisectionCut(graph, spec);
+            priced = true;
+        }
+        const std::vector<FlowRecord> mine(r.flows.begin() + first, r.flows.begin() + flow);
+        const BisectionMeasure m = MeasureBisection(cut, mine, c.startS, c.endS);
+        BisectionRecord b;
+        b.collective = c.name;
+        b.op = c.op;
+        b.split = cut.split;
+        b.sideAGpus = std::count(cut.sideA.begin(), cut.sideA.end(), true);
+        b.sideBGpus = cut.sideA.size() - b.sideAGpus;
+        b.crossBytes = m.crossBytes;
+        b.bytesAtoB = m.bytesAtoB;
+        b.bytesBtoA = m.bytesBtoA;
+        b.windowS = m.windowS;
+        b.achievedGbps = m.achievedGbps;
+        b.analyticGbps = m.analyticGbps;
+        b.formulaGbps = cut.formulaGbps;
+        b.ratio = m.ratio;
+        r.bisection.push_back(b);
+    }
+}
+
 /// \param c a compute op \return its trace name, e.g. "F attn l3 mb2"
 std::string
 ComputeName(const TrainingComputeOp& c)
@@ -850,11 +909,21 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     {
         Simulator::ScheduleNow(&ProgressMonitor::Tick, &monitor);
     }
+    std::vector<Ptr<FabricNetDevice>> portDevices;
+    portDevices.reserve(2 * fabric.devicesA.size());
+    for (std::size_t i = 0; i < fabric.devicesA.size(); ++i)
+    {
+        portDevices.push_back(fabric.devicesA[i]);
+        portDevices.push_back(fabric.devicesB[i]);
+    }
+    PortSampler sampler(std::move(portDevices), spec.sampleInterval);
+    sampler.Start();
     const double setupS = SecondsSince(t0);
 
     const uint64_t eventsBefore = Simulator::GetEventCount();
     Simulator::Run();
     monitor.Finish();
+    sampler.Finish();
 
     RunResults r;
     r.scenario = spec.name;
@@ -867,12 +936,17 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     r.links = graph.GetLinks().size();
     r.simTimeS = Simulator::Now().GetSeconds();
     // The monitor's own events depend on whether progress is shown: leave them out.
-    r.events = Simulator::GetEventCount() - eventsBefore - monitor.Events();
+    // The sampler's events are bookkeeping too: leave them out.
+    r.events = Simulator::GetEventCount() - eventsBefore - monitor.Events() - sampler.Events();
     r.packetHops = fabric.GetPacketHops();
     r.complete = runner->IsDone();
     r.setupTimeS = setupS;
     r.counters = CollectCounters(fabric);
-    r.ports = CollectPorts(graph, fabric);
+    r.ports = CollectPorts(graph, fabric, spec.topology.kind == "custom");
+    r.tierClasses = SummarizeTierClasses(r.ports, r.simTimeS);
+    r.sampleIntervalS = sampler.IntervalS();
+    r.sampleIntervalAuto = !spec.sampleInterval.IsStrictlyPositive();
+    r.timeseries = sampler.Rows();
     if (r.counters.losslessDrops > 0)
     {
         r.violations.push_back(std::to_string(r.counters.losslessDrops)
@@ -881,11 +955,26 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
 
     const Clock::time_point gather0 = Clock::now();
     GatherGroups(graph, workload, *runner, training, options.trace, r);
+    GatherBisection(graph, spec.topology, r);
+    {
+        std::vector<MessageQuery> queries;
+        queries.reserve(r.flows.size());
+        for (const FlowRecord& f : r.flows)
+        {
+            queries.push_back(MessageQuery{f.src, f.dst, f.bytes});
+        }
+        const std::vector<double> ideal = MessageIdealTimes(graph, queries);
+        for (std::size_t i = 0; i < r.flows.size(); ++i)
+        {
+            r.flows[i].idealS = ideal[i];
+        }
+    }
     if (spec.traffic.hasTraining)
     {
         GatherTraining(training, *runner, options.trace, r);
         r.training.locality = spec.traffic.locality;
     }
+    FillTails(r);
     r.gatherTimeS = SecondsSince(gather0);
 
     Simulator::Destroy();

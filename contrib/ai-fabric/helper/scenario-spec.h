@@ -198,6 +198,9 @@ struct ScenarioSpec
     std::vector<std::pair<std::string, std::string>> transportAttributes;
     TopologySpec topology; //!< the fabric
     TrafficSpec traffic;   //!< the traffic
+    /// Time-series bin width (`results: sample_interval`); 0 = automatic bins
+    /// (docs/results-format.md, timeseries.csv).
+    Time sampleInterval{0};
 };
 
 } // namespace ns3

@@ -49,7 +49,10 @@ const std::vector<std::string> SCENARIO_KEYS = {"name",
                                                 "dcqcn",
                                                 "transport",
                                                 "topology",
-                                                "traffic"};
+                                                "traffic",
+                                                "results"};
+/// Keys of the scenario's `results:` mapping.
+const std::vector<std::string> RESULTS_KEYS = {"sample_interval"};
 /// Keys of a traffic mapping.
 const std::vector<std::string> TRAFFIC_KEYS
     = {"name", "collectives", "training", "locality", "iterations"};
@@ -3888,6 +3891,38 @@ ReadScenarioFile(const std::string& path)
                                   "none (a lossless fabric needs no ACKs or retransmissions)");
         }
         s.transportAttributes = ReadAttributes(t, TransportKeys());
+    }
+
+    if (const Field* f = m.Find("results"))
+    {
+        if (!f->value.IsMap())
+        {
+            f->Fail("expected a mapping (e.g. 'sample_interval: 10us' on the next line, "
+                    "indented), got "
+                    + Describe(f->value));
+        }
+        const Mapping r(f->value, path, "results", RESULTS_KEYS, {});
+        if (const Field* si = r.Find("sample_interval"))
+        {
+            // "auto" (the default) or a positive duration
+            const std::string text = ScalarOf(*si, "'auto' or a duration such as '10us'");
+            s.sampleInterval = Time(0);
+            if (text != "auto")
+            {
+                try
+                {
+                    s.sampleInterval = ParseTime(text);
+                }
+                catch (const UnitError& e)
+                {
+                    si->Fail(std::string(e.what()) + ", or 'auto'");
+                }
+                if (!s.sampleInterval.IsStrictlyPositive())
+                {
+                    si->Fail("must be 'auto' or greater than 0, got '" + text + "'");
+                }
+            }
+        }
     }
 
     std::string file;

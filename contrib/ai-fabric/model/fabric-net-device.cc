@@ -15,6 +15,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -220,11 +221,16 @@ FabricNetDevice::Enqueue(FabricTxItem item)
     EnsureLanes();
     Lane& lane = m_lanes[LaneOf(item.priority)];
     lane.bytes += item.wireBytes;
+    AccountQueueTime();
     m_queuedBytes = m_queuedBytes + item.wireBytes;
     ++m_queuedPackets;
     if (m_queuedBytes > m_peakQueuedBytes)
     {
         m_peakQueuedBytes = m_queuedBytes;
+    }
+    if (m_queuedBytes > m_windowPeakQueuedBytes)
+    {
+        m_windowPeakQueuedBytes = m_queuedBytes;
     }
     lane.queue.push_back(std::move(item));
     TryTransmit();
@@ -273,6 +279,7 @@ FabricNetDevice::Dequeue(FabricTxItem& item)
             item = std::move(lane.queue.front());
             lane.queue.pop_front();
             lane.bytes -= item.wireBytes;
+            AccountQueueTime();
             m_queuedBytes = m_queuedBytes - item.wireBytes;
             --m_queuedPackets;
             if (m_fc == FC_CREDIT)
@@ -546,6 +553,116 @@ uint64_t
 FabricNetDevice::GetDrops() const
 {
     return m_drops;
+}
+
+Time
+FabricNetDevice::GetBusyTimeUntilNow() const
+{
+    const Time ahead = m_busyUntil - Simulator::Now();
+    return ahead.IsStrictlyPositive() ? m_busyTime - ahead : m_busyTime;
+}
+
+void
+FabricNetDevice::NotifyEcnMark()
+{
+    ++m_ecnMarks;
+}
+
+uint64_t
+FabricNetDevice::GetEcnMarks() const
+{
+    return m_ecnMarks;
+}
+
+uint64_t
+FabricNetDevice::TakeWindowPeakQueuedBytes()
+{
+    const uint64_t peak = m_windowPeakQueuedBytes;
+    m_windowPeakQueuedBytes = m_queuedBytes;
+    return peak;
+}
+
+namespace
+{
+
+/// Queue-depth buckets: 0 = empty, then 4 per octave of 2^e for e = 0..63.
+constexpr uint32_t QUEUE_BUCKETS = 1 + 4 * 64;
+
+/// \param q wire bytes \return its bucket
+inline uint32_t
+QueueBucket(uint64_t q)
+{
+    if (q == 0)
+    {
+        return 0;
+    }
+    const uint32_t e = 63 - __builtin_clzll(q);
+    // the two bits below the leading one
+    const uint32_t sub
+        = e >= 2 ? static_cast<uint32_t>(q >> (e - 2)) & 3 : (e == 1 ? (q & 1) * 2 : 0);
+    return 1 + 4 * e + sub;
+}
+
+/// \param b a bucket \return its upper edge (exclusive), bytes
+inline double
+QueueBucketUpper(uint32_t b)
+{
+    if (b == 0)
+    {
+        return 0;
+    }
+    const uint32_t e = (b - 1) / 4;
+    const uint32_t sub = (b - 1) % 4;
+    return std::ldexp(1.0 + (sub + 1) / 4.0, static_cast<int>(e));
+}
+
+} // namespace
+
+void
+FabricNetDevice::AccountQueueTime()
+{
+    const int64_t now = Simulator::Now().GetTimeStep();
+    if (m_queueTime.empty())
+    {
+        m_queueTime.assign(QUEUE_BUCKETS, 0);
+    }
+    m_queueTime[QueueBucket(m_queuedBytes)] += now - m_queueSince;
+    m_queueSince = now;
+}
+
+uint64_t
+FabricNetDevice::GetQueuePercentileBytes(double p) const
+{
+    if (m_queueTime.empty())
+    {
+        return 0;
+    }
+    const int64_t now = Simulator::Now().GetTimeStep();
+    const uint32_t current = QueueBucket(m_queuedBytes);
+    int64_t total = now - m_queueSince;
+    for (const int64_t t : m_queueTime)
+    {
+        total += t;
+    }
+    if (total <= 0)
+    {
+        return 0;
+    }
+    // the smallest bucket b with (time in buckets <= b) >= p% of the total
+    const double need = total * (p / 100.0);
+    double acc = 0;
+    for (uint32_t b = 0; b < QUEUE_BUCKETS; ++b)
+    {
+        acc += m_queueTime[b] + (b == current ? now - m_queueSince : 0);
+        if (acc >= need && acc > 0)
+        {
+            const double upper = QueueBucketUpper(b);
+            return std::min<uint64_t>(m_peakQueuedBytes,
+                                      upper >= 1.8e19 ? m_peakQueuedBytes
+                                                      : static_cast<uint64_t>(std::ceil(upper)));
+        }
+    }
+    return m_peakQueuedBytes;
 }
 
 uint64_t

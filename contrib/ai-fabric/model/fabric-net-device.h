@@ -222,6 +222,32 @@ class FabricNetDevice : public NetDevice
     uint64_t GetPeakQueuedBytes() const;
     /// \return packets dropped at this port
     uint64_t GetDrops() const;
+    /// \return serialization time up to now: GetBusyTime() without the part of the
+    /// current transmission that lies in the future
+    Time GetBusyTimeUntilNow() const;
+    /// \brief The switch marked a packet CE on its way out of this port.
+    void NotifyEcnMark();
+    /// \return packets marked CE on their way out of this port
+    uint64_t GetEcnMarks() const;
+    /**
+     * \brief The largest egress queue since the previous call (or the start),
+     * and restart that window at the current queue.
+     * \return wire bytes
+     */
+    uint64_t TakeWindowPeakQueuedBytes();
+    /**
+     * \brief Time-weighted percentile of the egress queue over [0, now].
+     *
+     * The device keeps the time spent at each queue depth in geometric buckets,
+     * 4 per octave (bucket [2^e (1 + s/4), 2^e (1 + (s+1)/4)) for s = 0..3), plus
+     * one bucket for an empty queue; the update is O(1) per enqueue and dequeue.
+     * The result is the upper edge of the bucket holding the percentile, capped at
+     * the peak queue: at most 25 % above the true value, exactly 0 for an
+     * empty queue.
+     * \param p percent, 0 < p <= 100
+     * \return wire bytes
+     */
+    uint64_t GetQueuePercentileBytes(double p) const;
     /// \return pause frames (XOFF) received
     uint64_t GetPausesReceived() const;
     /// \return pause frames (XOFF) sent
@@ -273,6 +299,9 @@ class FabricNetDevice : public NetDevice
     void DoInitialize() override;
 
   private:
+    /// \brief Credit the time since the last queue change to the current depth's bucket.
+    void AccountQueueTime();
+
     /// One priority lane of the egress.
     struct Lane
     {
@@ -337,6 +366,10 @@ class FabricNetDevice : public NetDevice
     uint64_t m_queuedPackets{0};             //!< packets queued
     TracedValue<uint64_t> m_queuedBytes;     //!< wire bytes queued
     uint64_t m_peakQueuedBytes{0};           //!< peak wire bytes queued
+    uint64_t m_windowPeakQueuedBytes{0};     //!< peak since TakeWindowPeakQueuedBytes()
+    uint64_t m_ecnMarks{0};                  //!< packets marked CE leaving this port
+    int64_t m_queueSince{0};                 //!< time of the last queue change, time steps
+    std::vector<int64_t> m_queueTime;        //!< time steps per queue-depth bucket (lazy)
     Time m_busyUntil;                        //!< end of the current transmission
     bool m_txPending{false};                 //!< a TransmitNext event is scheduled
     uint64_t m_txPackets{0};                 //!< packets transmitted

@@ -456,6 +456,7 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> inDev,
             header.m_flags |= FabricHeader::FLAG_ECN_CE;
             packet->AddHeader(header);
             ++m_ecnMarks;
+            egress->NotifyEcnMark();
             m_ecnTrace(packet, out);
         }
     }
