@@ -4,6 +4,7 @@
 #include "validation-suite.h"
 
 #include "analytic-model.h"
+#include "bisection-meter.h"
 #include "fabric-graph.h"
 #include "scenario-runner.h"
 #include "topology-analyzer.h"
@@ -77,6 +78,7 @@ const std::map<std::string, std::vector<std::string>> QUANTITIES = {
       "moe-network-bytes",
       "moe-dispatch-time"}},
     {"bisection-formula", {"analyzer-formula", "mission-f15"}},
+    {"bisection", {}},
 };
 
 std::string
@@ -314,7 +316,8 @@ CheckCase(const Reader& r, const YAML::Node& node, ValidationCase& c)
 {
     const bool training = c.measure == "pipeline-bubble" || c.measure == "traffic-volume"
                           || c.measure == "roofline";
-    const bool collective = c.measure == "collective-time" || c.measure == "crossover";
+    const bool collective
+        = c.measure == "collective-time" || c.measure == "crossover" || c.measure == "bisection";
     for (const auto& run : c.runs)
     {
         const TrafficSpec& t = run.scenario.traffic;
@@ -1349,6 +1352,81 @@ CompareCase(const ValidationCase& c, ValidationOutcome& o)
 }
 
 void
+BisectionCase(const ValidationCase& c, ValidationOutcome& o)
+{
+    const ScenarioSpec& spec = c.runs[0].scenario;
+    const int index = CollectiveIndex(c, spec);
+    const FabricGraph graph = BuildFabricGraph(spec.topology);
+    const BisectionCutInfo cut = AnalyticBisectionCut(graph, spec.topology);
+    const RunResults r = RunScenario(spec, QuietOptions());
+    const CollectiveResult* cr = FindResult(r, spec.traffic.collectives[index].name);
+    if (cr == nullptr)
+    {
+        throw std::logic_error("validation: no result for the measured collective");
+    }
+    const BisectionMeasure m = MeasureBisection(cut, r.flows, cr->startS, cr->endS);
+    // What the cut can carry, payload: the analyzer's max-flow capacity of the cut, or
+    // what the hosts can push across it if that is less. A host sends (and receives) at
+    // its link's payload rate, split over its destinations in proportion to the bytes:
+    // side A -> B carries at most sum over A's senders of rate x (their bytes that
+    // cross / their bytes), and over B's receivers likewise.
+    const LinkProfile& link
+        = spec.topology.hasHostLink ? spec.topology.hostLink : spec.topology.link;
+    const double efficiency = static_cast<double>(spec.topology.link.mtu)
+                              / spec.topology.link.WireBytes(spec.topology.link.mtu, false);
+    const double hostGbps = link.rate.GetBitRate() / 1e9 * efficiency;
+    std::vector<double> sent(cut.sideA.size(), 0);
+    std::vector<double> sentAcross(cut.sideA.size(), 0);
+    std::vector<double> received(cut.sideA.size(), 0);
+    std::vector<double> receivedAcross(cut.sideA.size(), 0);
+    for (const auto& f : r.flows)
+    {
+        if (f.collective != cr->name || f.src >= cut.sideA.size() || f.dst >= cut.sideA.size())
+        {
+            continue;
+        }
+        const bool across = cut.sideA[f.src] != cut.sideA[f.dst];
+        sent[f.src] += f.bytes;
+        received[f.dst] += f.bytes;
+        if (across)
+        {
+            sentAcross[f.src] += f.bytes;
+            receivedAcross[f.dst] += f.bytes;
+        }
+    }
+    double limit[2] = {0, 0}; // [0]: A -> B, [1]: B -> A
+    double recv[2] = {0, 0};
+    for (std::size_t g = 0; g < cut.sideA.size(); ++g)
+    {
+        const int dir = cut.sideA[g] ? 0 : 1;
+        if (sent[g] > 0)
+        {
+            limit[dir] += hostGbps * sentAcross[g] / sent[g];
+        }
+        if (received[g] > 0)
+        {
+            recv[1 - dir] += hostGbps * receivedAcross[g] / received[g];
+        }
+    }
+    const double hosts = std::max(std::min(limit[0], recv[0]), std::min(limit[1], recv[1]));
+    const double capacity = cut.analyticGbps * efficiency;
+    ValidationRow row;
+    row.point = cr->op + " " + FormatBytes(cr->bytes) + ", cut: " + cut.split;
+    row.unit = "bps";
+    row.analytic = std::min(capacity, hosts) * 1e9;
+    row.simulated = m.achievedGbps * 1e9;
+    row.regime = capacity <= hosts ? "cut-bound" : "host-bound";
+    row.note = CongestionNote(r);
+    o.rows.push_back(row);
+    o.summary = "Across the analyzer's cut (" + cut.split + ", max-flow "
+                + Sig(cut.analyticGbps / 8, 4) + " GB/s one direction, formula "
+                + Sig(cut.formulaGbps / 8, 4) + " GB/s) the " + cr->op + " carried "
+                + Sig(m.achievedGbps / 8, 4)
+                + " GB/s of payload in its busier direction; the hosts " + "could push "
+                + Sig(hosts / 8, 4) + " GB/s across it.";
+}
+
+void
 BisectionFormulaCase(const ValidationCase& c, ValidationOutcome& o)
 {
     const TopologySpec& spec = c.runs[0].scenario.topology;
@@ -1394,7 +1472,8 @@ ValidationMeasureNames()
             "traffic-volume",
             "roofline",
             "compare",
-            "bisection-formula"};
+            "bisection-formula",
+            "bisection"};
 }
 
 ValidationGroup
@@ -1525,6 +1604,10 @@ RunValidationCase(const ValidationCase& c)
     else if (c.measure == "compare")
     {
         CompareCase(c, o);
+    }
+    else if (c.measure == "bisection")
+    {
+        BisectionCase(c, o);
     }
     else
     {
