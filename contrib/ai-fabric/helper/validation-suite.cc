@@ -996,6 +996,7 @@ CrossoverCase(const ValidationCase& c, ValidationOutcome& o)
         row.regime = x < nstar ? "alpha" : "beta";
         row.note = p.note;
         o.rows.push_back(row);
+        o.sweep.push_back(MakeSweepRow(p.result, p.complete));
     }
     const double beta = (k * sxy - sx * sy) / (k * sxx - sx * sx);
     const double alpha = (sy - beta * sx) / k;
