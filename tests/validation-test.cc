@@ -381,7 +381,7 @@ TEST(ValidationCli, ExitStatusesAndReport)
     Tool t = RunTool("validate '" + ok.string() + "' --quick", ok);
     EXPECT_EQ(t.status, 0) << t.err;
     EXPECT_TRUE(fs::exists(ok / "REPORT.md"));
-    EXPECT_TRUE(fs::exists(ok / "results" / "sr.csv"));
+    EXPECT_TRUE(fs::exists(ok / "plots" / "sr.csv"));
     EXPECT_NE(t.out.find("1 cases: 1 formula (1 agree, 0 disagree), 0 claims"), std::string::npos)
         << t.out;
 

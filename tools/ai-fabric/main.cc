@@ -81,7 +81,7 @@ Commands:
   validate   Run the validation suite DIR/cases/*.yaml (docs/validation.md):
              each case's scenario against its formula (F1-F16) or claim
              (C1-C8); write DIR/REPORT.md and busbw-vs-size CSVs (and plots,
-             with scripts/plot-results) under DIR/results/. Exit 4 if a
+             with scripts/plot-results) under DIR/plots/. Exit 4 if a
              formula case is out of tolerance (named on stderr).
 
 Options for run:

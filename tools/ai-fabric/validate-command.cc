@@ -6,7 +6,7 @@
  * Runs the validation suite (docs/validation.md): every case of DIR/cases/ *.yaml
  * (with --quick only those marked `quick: true`), writes the report (default
  * DIR/REPORT.md) and, for the collective cases, busbw-vs-size CSVs (sweep.csv
- * columns) and PNG plots next to it under results/.
+ * columns) and PNG plots next to it under plots/.
  */
 
 #include "validate-command.h"
@@ -334,7 +334,7 @@ ValidateCommand(const std::vector<std::string>& args)
     ns3::ValidationReportInfo info;
     info.quick = quick;
     info.command = "ai-fabric validate " + dir + (quick ? " --quick" : "");
-    const fs::path resultsDir = (reportDir.empty() ? fs::path(".") : reportDir) / "results";
+    const fs::path resultsDir = (reportDir.empty() ? fs::path(".") : reportDir) / "plots";
     const fs::path plotter = fs::path(dir) / ".." / "scripts" / "plot-results";
     const bool canPlot = fs::is_regular_file(plotter, ec);
     std::vector<ns3::ValidationOutcome> outcomes;
@@ -370,7 +370,7 @@ ValidateCommand(const std::vector<std::string>& args)
                                     + ")' >/dev/null 2>&1";
             if (std::system(cmd.c_str()) == 0)
             {
-                info.plots.push_back("results/" + job.c->name + ".png");
+                info.plots.push_back("plots/" + job.c->name + ".png");
             }
             else
             {
@@ -385,12 +385,12 @@ ValidateCommand(const std::vector<std::string>& args)
     else if (canPlot)
     {
         info.plotsNote = "busbw against size, simulated and analytic, per collective case "
-                         "(data: results/CASE.csv, sweep.csv columns; drawn by "
+                         "(data: plots/CASE.csv, sweep.csv columns; drawn by "
                          "scripts/plot-results).";
     }
     else
     {
-        info.plotsNote = "busbw-vs-size data per collective case: results/CASE.csv (sweep.csv "
+        info.plotsNote = "busbw-vs-size data per collective case: plots/CASE.csv (sweep.csv "
                          "columns). Plots skipped: scripts/plot-results is not installed.";
         std::cerr << "ai-fabric: plots skipped: " << plotter.string() << " not found\n";
     }

@@ -949,14 +949,29 @@ CollectiveTimeCase(const ValidationCase& c, ValidationOutcome& o)
     {
         const auto& p = points.back();
         const double ratio = p.result.durationS / p.result.analyticS;
-        o.summary = "At " + SizeLabel(p.bytes) + " the simulation takes "
-                    + Sig(p.result.durationS * 1e6) + " us, " + Sig(ratio, 3) + "x the "
-                    + (c.model == "schedule"
-                           ? std::string("ideal (the schedule on an idle fabric)")
-                           : CollectiveFormulaId(p.result.op, p.result.algorithm) + " value")
-                    + " of " + Sig(p.result.analyticS * 1e6) + " us"
-                    + (c.claimedRatio > 0 ? " (claimed ratio " + Sig(c.claimedRatio, 3) + "x)" : "")
-                    + ".";
+        const std::string model = c.model == "schedule"
+                                      ? std::string("the ideal (the schedule on an idle fabric)")
+                                      : CollectiveFormulaId(p.result.op, p.result.algorithm);
+        if (points.size() == 1)
+        {
+            o.summary
+                = "At " + SizeLabel(p.bytes) + " the simulation takes "
+                  + Sig(p.result.durationS * 1e6) + " us, " + Sig(ratio, 3) + "x " + model + " ("
+                  + Sig(p.result.analyticS * 1e6) + " us)"
+                  + (c.claimedRatio > 0 ? "; claimed ratio " + Sig(c.claimedRatio, 3) + "x" : "")
+                  + ".";
+        }
+        else
+        {
+            std::string ratios;
+            for (const auto& q : points)
+            {
+                ratios += (ratios.empty() ? "" : ", ")
+                          + Sig(q.result.durationS / q.result.analyticS, 3) + " at "
+                          + SizeLabel(q.bytes);
+            }
+            o.summary = "Simulated / " + model + ": " + ratios + ".";
+        }
         if (c.claimedRatio > 0)
         {
             ValidationRow r;
@@ -1303,10 +1318,6 @@ CompareCase(const ValidationCase& c, ValidationOutcome& o)
             {
                 const CollectiveResult* cr = FindResult(r, spec.traffic.collectives[index].name);
                 collS = cr ? cr->durationS : NaN;
-                if (cr && c.quantity == "collective-time")
-                {
-                    o.sweep.push_back(MakeSweepRow(*cr, r.complete));
-                }
             }
             for (std::size_t qi = 0; qi < nq; ++qi)
             {
