@@ -199,7 +199,6 @@ struct Reader
             v.pop_back();
             scale = 0.01;
         }
-        YAML::Node copy = YAML::Node(v);
         double d = 0;
         std::istringstream s(v);
         s.imbue(std::locale::classic());
