@@ -204,6 +204,9 @@ TEST(ValidationSuite, BadCaseFilesAreLocated)
     EXPECT_NE(e.find("group.yaml:6:15: error: 'quantity' must be one of tp, pp, dp, moe"),
               std::string::npos)
         << e;
+    // A group's order.
+    e = ReadError("order: first\n" + CrossoverCase());
+    EXPECT_NE(e.find("group.yaml:1:8: error: 'order' must be a number"), std::string::npos) << e;
     // A formula id outside MISSION.md.
     t = CrossoverCase();
     t.replace(t.find("F8"), 2, "F17");

@@ -15,8 +15,10 @@
 #include "ns3/workload.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <iomanip>
 #include <limits>
@@ -36,7 +38,7 @@ namespace fs = std::filesystem;
 constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
 
 /// Keys of a case file.
-const std::vector<std::string> FILE_KEYS = {"title", "description", "cases"};
+const std::vector<std::string> FILE_KEYS = {"title", "description", "order", "cases"};
 /// Keys of one case.
 const std::vector<std::string> CASE_KEYS = {"name",
                                             "kind",
@@ -1526,6 +1528,15 @@ ReadValidationCaseFile(const std::string& path)
     {
         g.description = r.Text(root["description"], "description");
     }
+    if (root["order"])
+    {
+        const double order = r.Number(root["order"], "order");
+        if (order < 0 || order > 1000000 || order != std::floor(order))
+        {
+            r.Fail(root["order"], "'order' is an integer from 0 to 1000000");
+        }
+        g.order = static_cast<uint32_t>(order);
+    }
     if (!root["cases"])
     {
         r.Fail(root, "a case file needs 'cases': a list of validation cases");
@@ -1583,6 +1594,10 @@ ReadValidationSuite(const std::string& dir)
             seen[c.name] = c.where;
         }
     }
+    std::stable_sort(
+        groups.begin(),
+        groups.end(),
+        [](const ValidationGroup& a, const ValidationGroup& b) { return a.order < b.order; });
     return groups;
 }
 
@@ -1856,6 +1871,46 @@ WriteValidationReport(const std::vector<ValidationGroup>& groups,
         {
             os << "| " << g.title << " | " << n << " | " << a << " | " << d << " | " << f << " |\n";
         }
+    }
+    // Coverage: per formula or claim id, the cases and their verdicts.
+    std::map<std::string, std::array<uint32_t, 4>> coverage; // cases, agree, disagree, finding
+    std::vector<std::string> ids;
+    for (const auto& g : groups)
+    {
+        for (const auto& c : g.cases)
+        {
+            const auto it = byName.find(c.name);
+            if (it == byName.end())
+            {
+                continue;
+            }
+            if (coverage.find(c.formula) == coverage.end())
+            {
+                ids.push_back(c.formula);
+                coverage[c.formula] = {0, 0, 0, 0};
+            }
+            const std::string v = ValidationVerdict(c, *it->second);
+            auto& row = coverage[c.formula];
+            ++row[0];
+            row[1] += v == "agrees";
+            row[2] += v == "disagrees";
+            row[3] += v == "finding";
+        }
+    }
+    const auto idKey = [](const std::string& id) {
+        const int family = id[0] == 'F' ? 0 : (id[0] == 'C' ? 2 : 1);
+        const int number = (family == 1) ? 0 : std::atoi(id.c_str() + 1);
+        return std::make_pair(family, number);
+    };
+    std::sort(ids.begin(), ids.end(), [&](const std::string& a, const std::string& b) {
+        return idKey(a) < idKey(b);
+    });
+    os << "\n| id | cases | agree | disagree | findings |\n|---|---|---|---|---|\n";
+    for (const auto& id : ids)
+    {
+        const auto& row = coverage[id];
+        os << "| " << id << " | " << row[0] << " | " << row[1] << " | " << row[2] << " | " << row[3]
+           << " |\n";
     }
     for (const auto& g : groups)
     {

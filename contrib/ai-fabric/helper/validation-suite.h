@@ -80,6 +80,7 @@ struct ValidationGroup
     std::string name;                  //!< group name: the file's stem
     std::string title;                 //!< heading in the report
     std::string description;           //!< a paragraph under the heading
+    uint32_t order{1000};              //!< place in the report (`order:`; ties: file name)
     std::vector<ValidationCase> cases; //!< its cases, in file order
 };
 
@@ -134,8 +135,8 @@ ValidationGroup ReadValidationCaseFile(const std::string& path);
 
 /**
  * \ingroup ai-fabric
- * \brief Read a suite: every DIR/cases/ *.yaml, in name order; case names must be
- * unique across the suite.
+ * \brief Read a suite: every DIR/cases/ *.yaml, by their `order` and then name; case
+ * names must be unique across the suite.
  * \param dir the suite directory (validation/)
  * \return the groups
  * \throws SpecError on any user error, or if DIR/cases/ has no case file
