@@ -370,10 +370,13 @@ CheckCase(const Reader& r, const YAML::Node& node, ValidationCase& c)
     {
         r.Fail(node, "measure 'crossover' needs 'sizes' with at least two sizes");
     }
-    if (!c.sizes.empty() && !collective
+    if (!c.sizes.empty() && (!collective || c.measure == "bisection")
         && !(c.measure == "compare" && c.quantity == "collective-time"))
     {
-        r.Fail(node["sizes"], "'sizes' applies to collective measures, not '" + c.measure + "'");
+        r.Fail(node["sizes"],
+               "'sizes' applies to measures collective-time, crossover and compare "
+               "(collective-time), not '"
+                   + c.measure + "'");
     }
     if (!c.microBatches.empty() && !training)
     {
@@ -654,7 +657,14 @@ FormatValue(double v, const std::string& unit)
     }
     else if (unit == "bps")
     {
-        s << v / 8e9 << " GB/s";
+        if (v >= 8e12)
+        {
+            s << v / 8e12 << " TB/s";
+        }
+        else
+        {
+            s << v / 8e9 << " GB/s";
+        }
     }
     else if (unit == "Bps")
     {
@@ -1458,8 +1468,8 @@ BisectionFormulaCase(const ValidationCase& c, ValidationOutcome& o)
     {
         row.point = "MISSION F15 vs max-flow, " + b.split;
         row.analytic = b.missionF15Bps > 0 ? b.missionF15Bps : NaN;
-        o.summary = "MISSION F15 gives " + Sig(b.missionF15Bps / 8e9, 4)
-                    + " GB/s; max-flow across the same cut finds " + Sig(b.maxFlowBps / 8e9, 4)
+        o.summary = "MISSION F15 gives " + Sig(b.missionF15Bps / 8e9, 6)
+                    + " GB/s; max-flow across the same cut finds " + Sig(b.maxFlowBps / 8e9, 6)
                     + " GB/s one direction (" + Sig(b.missionF15Bps / b.maxFlowBps, 3) + "x).";
     }
     o.rows.push_back(row);
