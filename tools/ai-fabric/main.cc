@@ -8,6 +8,7 @@
  *   ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--quiet] [--plots]
  *   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
  *   ai-fabric profiles [NAME]
+ *   ai-fabric validate DIR [--quick] [--report FILE] [--jobs N]
  *   ai-fabric --help | --version
  *
  * Exit status: 0 success; 1 internal error; 2 bad input (scenario files or
@@ -17,6 +18,7 @@
  */
 
 #include "sweep-command.h"
+#include "validate-command.h"
 
 #include "ns3/fabric-graph.h"
 #include "ns3/link-profile.h"
@@ -66,6 +68,7 @@ Usage:
   ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--quiet] [--plots]
   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
   ai-fabric profiles [NAME]
+  ai-fabric validate DIR [--quick] [--report FILE] [--jobs N]
   ai-fabric --help
   ai-fabric --version
 
@@ -90,6 +93,11 @@ Commands:
   profiles   List the link-profile presets (rate, MTU, overhead, flow control,
              switch latency, goodput per payload size); with NAME, show every
              field of that preset with its source.
+  validate   Run the validation suite DIR/cases/*.yaml (docs/validation.md):
+             each case's scenario against its formula (F1-F16) or claim
+             (C1-C8); write DIR/REPORT.md and busbw-vs-size CSVs (and plots,
+             with scripts/plot-results) under DIR/plots/. Exit 4 if a
+             formula case is out of tolerance (named on stderr).
 
 Options for run:
   --out DIR  Results directory (default: results/<scenario name>).
@@ -124,12 +132,19 @@ Options for analyze:
   --dot FILE   Also write the graph in Graphviz DOT (scripts/render-dot FILE
                draws it as PNG).
 
+Options for validate:
+  --quick        Only the cases marked 'quick: true' (the CI subset).
+  --report FILE  Write the report to FILE (default DIR/REPORT.md).
+  --jobs N       Run N cases at once, each in its own process (default 1).
+
 Exit status: 0 success, 1 internal error, 2 bad input (nothing written),
 3 the run hit its stop_time before every message arrived, or broke an
 invariant (e.g. a drop on a lossless fabric); results are written and marked
 (sweep: a point did not finish with status ok); 4 --plots could not draw the
-plots (python3 or matplotlib missing, or the script failed; results are written).
-See docs/scenario-format.md, docs/sweep.md, docs/plots.md, docs/topologies.md, docs/results-format.md and
+plots (python3 or matplotlib missing, or the script failed; results are written),
+or (validate) a formula case is out of tolerance.
+See docs/scenario-format.md, docs/sweep.md, docs/plots.md, docs/validation.md,
+docs/topologies.md, docs/results-format.md and
 docs/link-profiles.md.
 )";
 
@@ -750,7 +765,12 @@ main(int argc, char** argv)
         {
             return Profiles(std::vector<std::string>(args.begin() + 1, args.end()));
         }
-        return UsageError("unknown command '" + cmd + "' (known: run, sweep, analyze, profiles)");
+        if (cmd == "validate")
+        {
+            return ValidateCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+        }
+        return UsageError("unknown command '" + cmd
+                          + "' (known: run, sweep, analyze, profiles, validate)");
     }
     catch (const ns3::SpecError& e)
     {
