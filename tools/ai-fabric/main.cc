@@ -3,7 +3,7 @@
  *
  * ai-fabric: the command-line tool.
  *
- *   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--quiet]
+ *   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--scheduler S] [--quiet]
  *   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
  *   ai-fabric profiles [NAME]
  *   ai-fabric --help | --version
@@ -51,7 +51,7 @@ const char* const USAGE
     = R"(ai-fabric: packet-level simulation of AI-training traffic on GPU fabrics
 
 Usage:
-  ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--quiet]
+  ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--scheduler S] [--quiet]
   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
   ai-fabric profiles [NAME]
   ai-fabric --help
@@ -75,6 +75,9 @@ Commands:
 Options for run:
   --out DIR  Results directory (default: results/<scenario name>).
   --seed N   Override the scenario's seed (an integer >= 1).
+  --scheduler S  ns-3 event scheduler: map, heap, list, calendar or
+             priority-queue (default; overrides the scenario's 'scheduler').
+             Results are identical with every scheduler, only speed differs.
   --quiet    No progress line and no table; errors are still printed.
 
 Options for analyze:
@@ -117,10 +120,11 @@ Run(const std::vector<std::string>& args)
     bool quiet = false;
     bool haveSeed = false;
     uint64_t seed = 0;
+    std::string scheduler;
     for (std::size_t i = 0; i < args.size(); ++i)
     {
         const std::string& a = args[i];
-        if (a == "--out" || a == "--seed")
+        if (a == "--out" || a == "--seed" || a == "--scheduler")
         {
             if (i + 1 >= args.size())
             {
@@ -130,6 +134,17 @@ Run(const std::vector<std::string>& args)
             if (a == "--out")
             {
                 outDir = v;
+            }
+            else if (a == "--scheduler")
+            {
+                const auto& names = ns3::SchedulerNames();
+                if (std::find(names.begin(), names.end(), v) == names.end())
+                {
+                    return UsageError("--scheduler takes map, heap, list, calendar or "
+                                      "priority-queue, not '"
+                                      + v + "'");
+                }
+                scheduler = v;
             }
             else if (!ParseSeed(v, seed))
             {
@@ -174,6 +189,7 @@ Run(const std::vector<std::string>& args)
 
     ns3::RunOptions options;
     options.progress = !quiet && isatty(STDERR_FILENO);
+    options.scheduler = scheduler;
     // A swept collective (nccl-tests style) runs once per size, each its own simulation.
     const bool sweep = ns3::FindSweptCollective(spec) >= 0;
     const ns3::RunResults results
