@@ -385,6 +385,10 @@ FabricBuilder::Build(const FabricGraph& graph,
     // shortest paths; NVLink inside a server; PXN relay on rail-only fabrics).
     std::vector<uint16_t> ports;
     std::vector<uint32_t> hops;
+    // Verification memo: verified[n] == dst once the walk from n to dst is known to arrive,
+    // so that each destination costs O(nodes), not O(GPUs x hops).
+    std::vector<uint32_t> verified(nodes.size(), UINT32_MAX);
+    std::vector<uint32_t> walked;
     for (uint32_t dst = 0; dst < graph.GetGpuCount(); ++dst)
     {
         const uint32_t target = graph.GetGpuNode(dst);
@@ -417,13 +421,16 @@ FabricBuilder::Build(const FabricGraph& graph,
             f.switches[n]->SetRoute(dst, ports);
         }
         // Verify the tables: from every GPU, following them reaches the destination
-        // without a loop (every hop must bring the packet strictly closer).
+        // without a loop (every hop must bring the packet strictly closer). A walk ends
+        // early at a node an earlier walk to the same destination has verified.
         for (uint32_t src = 0; src < graph.GetGpuCount(); ++src)
         {
             uint32_t n = graph.GetGpuNode(src);
             uint32_t steps = 0;
-            while (n != target)
+            walked.clear();
+            while (n != target && verified[n] != dst)
             {
+                walked.push_back(n);
                 uint32_t next = UINT32_MAX;
                 if (f.switches[n])
                 {
@@ -447,6 +454,10 @@ FabricBuilder::Build(const FabricGraph& graph,
                                                : "loops at '" + nodes[n].name + "'"));
                 }
                 n = next;
+            }
+            for (const uint32_t w : walked)
+            {
+                verified[w] = dst;
             }
         }
     }
