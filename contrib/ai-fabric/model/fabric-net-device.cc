@@ -341,7 +341,10 @@ FabricNetDevice::TransmitNext()
     m_busyTime += txTime;
     ++m_txPackets;
     m_txWireBytes += item.wireBytes;
-    m_txTrace(item.packet, item.wireBytes);
+    if (!m_txTrace.IsEmpty())
+    {
+        m_txTrace(item.packet, item.wireBytes); // (the check spares two Ptr copies per packet)
+    }
     m_channel->Transmit(item.packet, this, txTime, item.wireBytes, item.priority);
     if (item.more)
     {
@@ -359,7 +362,10 @@ FabricNetDevice::LaneOf(uint8_t priority) const
 void
 FabricNetDevice::Receive(Ptr<Packet> packet, uint32_t wireBytes, uint8_t priority)
 {
-    m_rxTrace(packet);
+    if (!m_rxTrace.IsEmpty())
+    {
+        m_rxTrace(packet);
+    }
     if (m_returnCreditsOnReceive && m_fc == FC_CREDIT)
     {
         ReturnCreditsToPeer(LaneOf(priority), wireBytes);
