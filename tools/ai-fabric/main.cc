@@ -75,9 +75,9 @@ Commands:
 Options for run:
   --out DIR  Results directory (default: results/<scenario name>).
   --seed N   Override the scenario's seed (an integer >= 1).
-  --scheduler S  ns-3 event scheduler: map, heap, list, calendar or
-             priority-queue (default; overrides the scenario's 'scheduler').
-             Results are identical with every scheduler, only speed differs.
+  --scheduler S  ns-3 event scheduler: priority-queue (default), map, heap,
+                 list or calendar; overrides the scenario's 'scheduler'. Results
+                 are identical with every scheduler, only speed differs.
   --quiet    No progress line and no table; errors are still printed.
 
 Options for analyze:
