@@ -3,8 +3,8 @@
  *
  * ai-fabric: the command-line tool.
  *
- *   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--sample-interval T] [--quiet]
- *                 [--progress] [--plots] [--pcap PORTS] [--attribution auto|on|off]
+ *   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--scheduler S] [--sample-interval T]
+ *                 [--quiet] [--progress] [--plots] [--pcap PORTS] [--attribution auto|on|off]
  *   ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--quiet] [--plots]
  *   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
  *   ai-fabric profiles [NAME]
@@ -62,8 +62,8 @@ const char* const USAGE
     = R"(ai-fabric: packet-level simulation of AI-training traffic on GPU fabrics
 
 Usage:
-  ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--sample-interval T] [--quiet]
-                [--progress] [--plots] [--pcap NODE->PEER[,NODE->PEER...]]
+  ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--scheduler S] [--sample-interval T]
+                [--quiet] [--progress] [--plots] [--pcap NODE->PEER[,NODE->PEER...]]
                 [--attribution auto|on|off]
   ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--quiet] [--plots]
   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
@@ -106,6 +106,9 @@ Options for run:
              Time-series bin width, e.g. 10us, or 'auto' (default: the
              scenario's results: sample_interval, else automatic bins that
              double in width to stay between 256 and 512 bins).
+  --scheduler S  ns-3 event scheduler: priority-queue (default), map, heap,
+                 list or calendar; overrides the scenario's 'scheduler'. Results
+                 are identical with every scheduler, only speed differs.
   --quiet    No progress bar and no table; errors are still printed.
   --progress Show the progress bar (simulated time, share of bytes delivered,
              wall time, time left) even when stderr is not a terminal; by
@@ -179,6 +182,7 @@ Run(const std::vector<std::string>& args)
     bool haveSeed = false;
     uint64_t seed = 0;
     std::string sampleInterval;
+    std::string scheduler;
     std::vector<std::string> pcapPorts;
     std::string attribution;
     for (std::size_t i = 0; i < args.size(); ++i)
@@ -197,7 +201,7 @@ Run(const std::vector<std::string>& args)
                                   : "--attribution takes auto, on or off, not '" + args[i] + "'");
             }
         }
-        else if (a == "--out" || a == "--seed" || a == "--sample-interval")
+        else if (a == "--out" || a == "--seed" || a == "--sample-interval" || a == "--scheduler")
         {
             if (i + 1 >= args.size())
             {
@@ -226,6 +230,17 @@ Run(const std::vector<std::string>& args)
                         return UsageError("--sample-interval: " + std::string(e.what()));
                     }
                 }
+            }
+            else if (a == "--scheduler")
+            {
+                const auto& names = ns3::SchedulerNames();
+                if (std::find(names.begin(), names.end(), v) == names.end())
+                {
+                    return UsageError("--scheduler takes map, heap, list, calendar or "
+                                      "priority-queue, not '"
+                                      + v + "'");
+                }
+                scheduler = v;
             }
             else if (!ParseSeed(v, seed))
             {
@@ -288,6 +303,7 @@ Run(const std::vector<std::string>& args)
     {
         options.progressAfterS = 0;
     }
+    options.scheduler = scheduler;
     // A swept collective (nccl-tests style) runs once per size, each its own simulation.
     const bool sweep = ns3::FindSweptCollective(spec) >= 0;
     const ns3::RunResults results

@@ -909,6 +909,16 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     const Clock::time_point t0 = Clock::now();
     RngSeedManager::SetSeed(static_cast<uint32_t>(spec.seed));
     RngSeedManager::SetRun(1);
+    // The event scheduler: the command line's, else the scenario's, else the default.
+    const std::string scheduler = !options.scheduler.empty() ? options.scheduler
+                                  : !spec.scheduler.empty()  ? spec.scheduler
+                                                             : DEFAULT_SCHEDULER;
+    const std::string schedulerType = SchedulerTypeName(scheduler);
+    if (schedulerType.empty())
+    {
+        throw SpecError(spec.where, "unknown scheduler '" + scheduler + "'");
+    }
+    Simulator::SetScheduler(ObjectFactory(schedulerType));
 
     // Everything that can be wrong with the input is found before simulating.
     const FabricGraph graph = BuildFabricGraph(spec.topology);
@@ -1177,6 +1187,44 @@ RunSweep(const ScenarioSpec& spec, const RunOptions& options)
     out.last.sweepCollective = out.collective;
     out.last.sweep = out.rows;
     return out;
+}
+
+// Measured on the demo and on 320- and 4096-GPU fabrics (docs/performance.md): the
+// binary heap of std::priority_queue is the fastest of ns-3's schedulers here.
+const char* const DEFAULT_SCHEDULER = "priority-queue";
+
+const std::vector<std::string>&
+SchedulerNames()
+{
+    static const std::vector<std::string> names
+        = {"map", "heap", "list", "calendar", "priority-queue"};
+    return names;
+}
+
+std::string
+SchedulerTypeName(const std::string& name)
+{
+    if (name == "map")
+    {
+        return "ns3::MapScheduler";
+    }
+    if (name == "heap")
+    {
+        return "ns3::HeapScheduler";
+    }
+    if (name == "list")
+    {
+        return "ns3::ListScheduler";
+    }
+    if (name == "calendar")
+    {
+        return "ns3::CalendarScheduler";
+    }
+    if (name == "priority-queue")
+    {
+        return "ns3::PriorityQueueScheduler";
+    }
+    return "";
 }
 
 } // namespace ns3

@@ -187,6 +187,8 @@ struct ScenarioSpec
     uint64_t seed{1};   //!< RngSeed for every random stream of the run
     Time stopTime;      //!< simulated-time limit; the run is cut off (and fails) past it
     std::string forwarding{"ecmp"}; //!< choice among equal-cost ports: ecmp, spray, adaptive
+    /// ns-3 event scheduler (`scheduler:`, a name of SchedulerNames()); empty: the default
+    std::string scheduler;
     /// Congestion control: "auto" (dcqcn where links mark ECN, i.e. RoCE; else none),
     /// "none" or "dcqcn".
     std::string congestionControl{"auto"};

@@ -6,6 +6,7 @@
 #include "fabric-graph.h"
 #include "fabric-topology.h"
 #include "locality-domains.h"
+#include "scenario-runner.h"
 #include "units.h"
 
 #include "ns3/abort.h"
@@ -45,6 +46,7 @@ const std::vector<std::string> SCENARIO_KEYS = {"name",
                                                 "seed",
                                                 "stop_time",
                                                 "forwarding",
+                                                "scheduler",
                                                 "congestion_control",
                                                 "dcqcn",
                                                 "transport",
@@ -3891,6 +3893,10 @@ ReadScenarioFile(const std::string& path)
     if (const Field* f = m.Find("forwarding"))
     {
         s.forwarding = ReadChoice(*f, "forwarding", FORWARDING_MODES);
+    }
+    if (const Field* f = m.Find("scheduler"))
+    {
+        s.scheduler = ReadChoice(*f, "scheduler", SchedulerNames());
     }
 
     // Congestion control and transport. Keys that would be ignored are errors: here when

@@ -276,6 +276,10 @@ bool
 FabricNetDevice::Dequeue(FabricTxItem& item)
 {
     EnsureLanes();
+    if (m_returnsCount > 0)
+    {
+        AbsorbCredits();
+    }
     // Strict priority, highest class first (802.1p, and IB's high-priority VLs).
     for (auto it = m_lanes.rbegin(); it != m_lanes.rend(); ++it)
     {
@@ -334,9 +338,13 @@ FabricNetDevice::TransmitNext()
     FabricTxItem item;
     if (!Dequeue(item))
     {
-        if (HasWaiting() && m_stalledSince.IsNegative())
+        if (HasWaiting())
         {
-            m_stalledSince = Simulator::Now(); // flow control holds everything back
+            if (m_stalledSince.IsNegative())
+            {
+                m_stalledSince = Simulator::Now(); // flow control holds everything back
+            }
+            ScheduleCreditWake();
         }
         return;
     }
@@ -350,7 +358,10 @@ FabricNetDevice::TransmitNext()
     m_busyTime += txTime;
     ++m_txPackets;
     m_txWireBytes += item.wireBytes;
-    m_txTrace(item.packet, item.wireBytes);
+    if (!m_txTrace.IsEmpty())
+    {
+        m_txTrace(item.packet, item.wireBytes); // (the check spares two Ptr copies per packet)
+    }
     m_channel->Transmit(item.packet, this, txTime, item.wireBytes, item.priority);
     if (item.more)
     {
@@ -368,7 +379,10 @@ FabricNetDevice::LaneOf(uint8_t priority) const
 void
 FabricNetDevice::Receive(Ptr<Packet> packet, uint32_t wireBytes, uint8_t priority)
 {
-    m_rxTrace(packet);
+    if (!m_rxTrace.IsEmpty())
+    {
+        m_rxTrace(packet);
+    }
     if (m_returnCreditsOnReceive && m_fc == FC_CREDIT)
     {
         ReturnCreditsToPeer(LaneOf(priority), wireBytes);
@@ -427,13 +441,70 @@ void
 FabricNetDevice::ReturnCreditsToPeer(uint8_t priority, uint32_t bytes)
 {
     // A flow-control update rides the reverse direction of the cable.
-    Ptr<FabricNetDevice> peer = m_channel->GetPeer(this);
-    Simulator::ScheduleWithContext(peer->GetNode()->GetId(),
-                                   m_channel->GetDelay(),
-                                   &FabricNetDevice::AddCredits,
-                                   peer,
-                                   priority,
-                                   static_cast<uint64_t>(bytes));
+    FabricNetDevice* peer = PeekPointer(m_channel->GetPeer(this));
+    peer->PushCreditReturn((Simulator::Now() + m_channel->GetDelay()).GetTimeStep(),
+                           priority,
+                           bytes);
+}
+
+void
+FabricNetDevice::PushCreditReturn(int64_t at, uint8_t lane, uint32_t bytes)
+{
+    if (m_returnsCount == m_returns.size())
+    {
+        // Full ring: double it (a power of two), oldest first.
+        std::vector<CreditReturn> grown(std::max<std::size_t>(16, 2 * m_returns.size()));
+        for (std::size_t i = 0; i < m_returnsCount; ++i)
+        {
+            grown[i] = m_returns[(m_returnsHead + i) & (m_returns.size() - 1)];
+        }
+        m_returns.swap(grown);
+        m_returnsHead = 0;
+    }
+    // Returns arrive in the order they are pushed: the cable's delay is constant.
+    m_returns[(m_returnsHead + m_returnsCount) & (m_returns.size() - 1)]
+        = CreditReturn{at, bytes, lane};
+    ++m_returnsCount;
+    if (!m_stalledSince.IsNegative())
+    {
+        ScheduleCreditWake(); // stalled, perhaps for these credits
+    }
+}
+
+void
+FabricNetDevice::AbsorbCredits()
+{
+    EnsureLanes();
+    const int64_t now = Simulator::Now().GetTimeStep();
+    while (m_returnsCount > 0 && m_returns[m_returnsHead].at <= now)
+    {
+        const CreditReturn& r = m_returns[m_returnsHead];
+        m_lanes[r.lane].credits += CreditBytes(r.bytes);
+        m_returnsHead = (m_returnsHead + 1) & (m_returns.size() - 1);
+        --m_returnsCount;
+    }
+}
+
+void
+FabricNetDevice::ScheduleCreditWake()
+{
+    if (m_creditWakePending || m_returnsCount == 0)
+    {
+        return; // a wake-up is due no later than the first return, or none is in flight
+    }
+    m_creditWakePending = true;
+    const Time at = TimeStep(m_returns[m_returnsHead].at);
+    Simulator::ScheduleWithContext(m_node ? m_node->GetId() : Simulator::GetContext(),
+                                   std::max(at - Simulator::Now(), Time(0)),
+                                   &FabricNetDevice::CreditWake,
+                                   this);
+}
+
+void
+FabricNetDevice::CreditWake()
+{
+    m_creditWakePending = false;
+    TryTransmit();
 }
 
 void
@@ -712,7 +783,25 @@ FabricNetDevice::GetStallTime() const
 int64_t
 FabricNetDevice::GetCredits(uint8_t priority) const
 {
-    return priority < m_lanes.size() ? m_lanes[priority].credits : 0;
+    if (priority >= m_lanes.size())
+    {
+        return 0;
+    }
+    int64_t credits = m_lanes[priority].credits;
+    const int64_t now = Simulator::Now().GetTimeStep();
+    for (std::size_t i = 0; i < m_returnsCount; ++i)
+    {
+        const CreditReturn& r = m_returns[(m_returnsHead + i) & (m_returns.size() - 1)];
+        if (r.at > now)
+        {
+            break; // in flight still
+        }
+        if (r.lane == priority)
+        {
+            credits += CreditBytes(r.bytes);
+        }
+    }
+    return credits;
 }
 
 Ptr<FabricChannel>

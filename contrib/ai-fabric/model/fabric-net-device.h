@@ -175,6 +175,11 @@ class FabricNetDevice : public NetDevice
     void SetPaused(uint8_t priority, bool paused);
     /**
      * \brief Return credits to the peer (after the link delay).
+     *
+     * No event per return: the credits join the peer's list of returns in flight, stamped with
+     * their arrival time (now + link delay), and the peer counts those that have arrived when it
+     * next looks at its credits. Only a peer stalled for credit gets an event, at the first
+     * arrival (the same moment the credits would have woken it one event per return).
      * \param priority the lane
      * \param bytes wire bytes that left this side's buffer
      */
@@ -346,6 +351,28 @@ class FabricNetDevice : public NetDevice
      */
     int64_t LaneHeldPs(const Lane& lane) const;
 
+    /// A credit return travelling back from the peer (ReturnCreditsToPeer).
+    struct CreditReturn
+    {
+        int64_t at;     //!< arrival time, time steps
+        uint32_t bytes; //!< wire bytes freed
+        uint8_t lane;   //!< the lane
+    };
+
+    /**
+     * \brief Credits from the peer, in flight on the cable (called on the receiving side).
+     * \param at arrival time, time steps
+     * \param lane the lane
+     * \param bytes wire bytes freed
+     */
+    void PushCreditReturn(int64_t at, uint8_t lane, uint32_t bytes);
+    /// Add the returns that have arrived by now to the lanes' credits.
+    void AbsorbCredits();
+    /// While stalled for credit: wake up when the first return in flight arrives.
+    void ScheduleCreditWake();
+    /// A credit return arrived while the port was stalled: try to transmit.
+    void CreditWake();
+
     /// Size the lanes to the Priorities attribute.
     void EnsureLanes();
     /**
@@ -423,6 +450,10 @@ class FabricNetDevice : public NetDevice
     DequeueCallback m_dequeued;              //!< told when a queued packet leaves
     StragglerLedger* m_ledger{nullptr};      //!< straggler attribution (null: off)
     uint32_t m_ledgerPort{0};                //!< this port's id in the ledger
+    std::vector<CreditReturn> m_returns;     //!< credit returns in flight: a ring, by arrival
+    std::size_t m_returnsHead{0};            //!< index of the oldest return in m_returns
+    std::size_t m_returnsCount{0};           //!< returns in flight
+    bool m_creditWakePending{false};         //!< a CreditWake event is scheduled
     NetDevice::ReceiveCallback m_rxCallback; //!< generic ns-3 receive callback
     TracedCallback<Ptr<const Packet>, uint32_t> m_txTrace; //!< transmission start
     TracedCallback<Ptr<const Packet>> m_rxTrace;           //!< reception

@@ -147,6 +147,18 @@ FabricSwitch::SetRoute(uint32_t dst, const std::vector<uint16_t>& ports)
     m_routeSet[dst] = static_cast<uint32_t>(it - m_portSets.begin());
 }
 
+void
+FabricSwitch::CopyRoute(uint32_t dst, uint32_t like)
+{
+    NS_ABORT_MSG_IF(like >= m_routeSet.size() || m_routeSet[like] == NO_ROUTE,
+                    "no route to copy from endpoint " << like);
+    if (dst >= m_routeSet.size())
+    {
+        m_routeSet.resize(dst + 1, NO_ROUTE);
+    }
+    m_routeSet[dst] = m_routeSet[like];
+}
+
 const std::vector<uint16_t>&
 FabricSwitch::GetRoute(uint32_t dst) const
 {

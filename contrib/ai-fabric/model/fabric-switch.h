@@ -121,6 +121,14 @@ class FabricSwitch : public Object
     void SetRoute(uint32_t dst, const std::vector<uint16_t>& ports);
 
     /**
+     * \brief Give an endpoint the same egress ports as another one (a set-up shortcut for
+     * endpoints behind the same switch port set; no search among the port sets).
+     * \param dst destination endpoint
+     * \param like an endpoint whose route is set
+     */
+    void CopyRoute(uint32_t dst, uint32_t like);
+
+    /**
      * \param dst destination endpoint
      * \return the equal-cost egress ports (empty if none)
      */

@@ -155,6 +155,7 @@ RdmaTransport::DoDispose()
     }
     m_rxQps.clear();
     m_rxProgress.clear();
+    m_rxLastGot = nullptr;
     Object::DoDispose();
 }
 
@@ -728,11 +729,18 @@ RdmaTransport::Accept(const FabricHeader& h, bool inOrder)
     else
     {
         const uint64_t key = (static_cast<uint64_t>(h.m_src) << 32) | h.m_msgId;
-        uint64_t& got = m_rxProgress[key];
-        got += h.m_payload;
-        if (got >= h.m_msgBytes)
+        // Consecutive packets mostly belong to one message: remember its counter (a reference
+        // into an unordered_map stays valid when the map rehashes) instead of hashing each time.
+        if (m_rxLastGot == nullptr || m_rxLastKey != key)
+        {
+            m_rxLastKey = key;
+            m_rxLastGot = &m_rxProgress[key];
+        }
+        *m_rxLastGot += h.m_payload;
+        if (*m_rxLastGot >= h.m_msgBytes)
         {
             m_rxProgress.erase(key);
+            m_rxLastGot = nullptr;
             complete = true;
         }
     }

@@ -498,7 +498,9 @@ class RdmaTransport : public Object
     // Receiver.
     std::unordered_map<uint64_t, RxQueuePair> m_rxQps;   //!< (src, qp) -> receiver state
     std::unordered_map<uint64_t, uint64_t> m_rxProgress; //!< none: (src, msgId) -> bytes
-    uint64_t m_rxPartial{0}; //!< go-back-N: messages with some packets accepted
+    uint64_t m_rxLastKey{0};        //!< key of the last m_rxProgress entry used
+    uint64_t* m_rxLastGot{nullptr}; //!< its byte count (null: none cached)
+    uint64_t m_rxPartial{0};        //!< go-back-N: messages with some packets accepted
 
     // Counters.
     uint64_t m_bytesPosted{0};       //!< payload bytes posted
