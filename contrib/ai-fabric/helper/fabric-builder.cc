@@ -4,6 +4,7 @@
 #include "fabric-builder.h"
 
 #include "fabric-graph.h"
+#include "units.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -19,6 +20,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 
 namespace ns3
@@ -297,6 +299,47 @@ FabricBuilder::Build(const FabricGraph& graph,
                 portOfLink[n].push_back(0);
             }
         }
+    }
+
+    // PFC needs room above its headroom: with the buffer empty, the pause threshold
+    // (alpha x (pool - headroom)) must admit a packet more than the resume offset, or an
+    // ingress paused once would never be resumed (a deadlock from the configuration).
+    for (uint32_t n = 0; n < nodes.size(); ++n)
+    {
+        const Ptr<FabricSwitch>& sw = f.switches[n];
+        if (!sw || sw->GetPfcHeadroomTotal() == 0)
+        {
+            continue;
+        }
+        uint64_t resume = 0;
+        uint32_t ports = 0;
+        for (const auto& adj : graph.GetAdjacency(n))
+        {
+            const LinkProfile& p = graph.GetProfiles()[links[adj.link].profile];
+            ++ports;
+            if (p.flowControl == LinkProfile::FlowControl::PFC)
+            {
+                resume = std::max<uint64_t>(resume, p.mtu + p.headerBytes + p.framingBytes);
+            }
+        }
+        if (sw->GetPfcThreshold() > resume)
+        {
+            continue;
+        }
+        const double alpha = sw->GetPfcAlpha();
+        const uint64_t need
+            = sw->GetPfcHeadroomTotal() + static_cast<uint64_t>(std::ceil((resume + 1) / alpha));
+        const uint64_t perPort = (need + ports - 1) / ports;
+        throw SpecError(where,
+                        "switch '" + nodes[n].name + "': its buffer ("
+                            + FormatBytes(sw->GetBufferSize()) + ": " + std::to_string(ports)
+                            + " ports x buffer_per_port) cannot hold the PFC headroom its ports "
+                              "reserve ("
+                            + FormatBytes(sw->GetPfcHeadroomTotal())
+                            + ", mlx5 formula, docs/link-profiles.md) with room to pause and "
+                              "resume: PFC would pause a sender and never resume it. Set "
+                              "buffer_per_port to at least "
+                            + FormatBytes(perPort) + " (or lower the cable length or rate)");
     }
 
     // Messages are cut at the smallest MTU of the fabric, so that every packet
