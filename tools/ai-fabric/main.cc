@@ -17,6 +17,7 @@
 #include "ns3/link-profile.h"
 #include "ns3/nstime.h"
 #include "ns3/results-writer.h"
+#include "ns3/run-checks.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/spec-error.h"
 #include "ns3/topology-analyzer.h"
@@ -51,7 +52,7 @@ const char* const USAGE
     = R"(ai-fabric: packet-level simulation of AI-training traffic on GPU fabrics
 
 Usage:
-  ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--quiet]
+  ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--quiet] [--memory-limit SIZE]
   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
   ai-fabric profiles [NAME]
   ai-fabric --help
@@ -76,6 +77,9 @@ Options for run:
   --out DIR  Results directory (default: results/<scenario name>).
   --seed N   Override the scenario's seed (an integer >= 1).
   --quiet    No progress line and no table; errors are still printed.
+  --memory-limit SIZE
+             Refuse (exit 2) a run whose estimated memory exceeds SIZE (e.g.
+             8GiB); default: the machine's available memory (MemAvailable).
 
 Options for analyze:
   --json FILE  Also write the analysis as JSON (bandwidths in Gb/s, one direction).
@@ -83,8 +87,10 @@ Options for analyze:
                draws it as PNG).
 
 Exit status: 0 success, 1 internal error, 2 bad input (nothing written),
-3 the run hit its stop_time before every message arrived, or broke an
-invariant (e.g. a drop on a lossless fabric); results are written and marked.
+3 the run hit its stop_time or stalled (watchdog) before every message
+arrived, or broke an invariant (e.g. a drop on a lossless fabric); results are
+written and marked; 130/143 the run was interrupted by SIGINT/SIGTERM (partial
+results written, "complete": false; a second signal exits at once).
 See docs/scenario-format.md, docs/topologies.md, docs/results-format.md and
 docs/link-profiles.md.
 )";
@@ -109,6 +115,20 @@ ParseSeed(const std::string& text, uint64_t& seed)
     return seed >= 1 && seed <= UINT32_MAX;
 }
 
+bool
+ParseMemoryLimit(const std::string& text, uint64_t& bytes)
+{
+    try
+    {
+        bytes = ns3::ParseBytes(text);
+    }
+    catch (const std::exception&)
+    {
+        return false;
+    }
+    return bytes > 0;
+}
+
 int
 Run(const std::vector<std::string>& args)
 {
@@ -117,10 +137,11 @@ Run(const std::vector<std::string>& args)
     bool quiet = false;
     bool haveSeed = false;
     uint64_t seed = 0;
+    uint64_t memoryLimit = 0;
     for (std::size_t i = 0; i < args.size(); ++i)
     {
         const std::string& a = args[i];
-        if (a == "--out" || a == "--seed")
+        if (a == "--out" || a == "--seed" || a == "--memory-limit")
         {
             if (i + 1 >= args.size())
             {
@@ -130,6 +151,13 @@ Run(const std::vector<std::string>& args)
             if (a == "--out")
             {
                 outDir = v;
+            }
+            else if (a == "--memory-limit")
+            {
+                if (!ParseMemoryLimit(v, memoryLimit))
+                {
+                    return UsageError("--memory-limit takes a size such as 8GiB, not '" + v + "'");
+                }
             }
             else if (!ParseSeed(v, seed))
             {
@@ -174,6 +202,8 @@ Run(const std::vector<std::string>& args)
 
     ns3::RunOptions options;
     options.progress = !quiet && isatty(STDERR_FILENO);
+    options.memoryLimitBytes = memoryLimit;
+    ns3::InstallRunSignalHandlers();
     // A swept collective (nccl-tests style) runs once per size, each its own simulation.
     const bool sweep = ns3::FindSweptCollective(spec) >= 0;
     const ns3::RunResults results
@@ -222,10 +252,17 @@ Run(const std::vector<std::string>& args)
     {
         sweepComplete = sweepComplete && row.complete;
     }
+    ns3::PrintStallReport(results, std::cerr);
     for (const auto& v : results.violations)
     {
         std::cerr << "ai-fabric: error: invariant violated: " << v
                   << "; results are marked \"valid\": false\n";
+    }
+    if (results.interrupted)
+    {
+        std::cerr << "ai-fabric: interrupted (signal " << ns3::RunInterruptSignal()
+                  << "); partial results are marked \"complete\": false\n";
+        return 128 + ns3::RunInterruptSignal();
     }
     if (!results.violations.empty())
     {
@@ -233,8 +270,12 @@ Run(const std::vector<std::string>& args)
     }
     if (!results.complete || !sweepComplete)
     {
-        std::cerr << "ai-fabric: error: the run reached its stop_time before every message "
-                     "arrived; results are marked \"complete\": false\n";
+        std::cerr << (results.stopReason == "no_progress"
+                          ? "ai-fabric: error: the run stalled (no progress for the watchdog's "
+                            "no_progress interval) before every message arrived; "
+                          : "ai-fabric: error: the run reached its stop_time before every "
+                            "message arrived; ")
+                  << "results are marked \"complete\": false\n";
         return EXIT_INCOMPLETE;
     }
     return EXIT_OK;

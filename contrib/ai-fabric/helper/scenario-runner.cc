@@ -8,6 +8,7 @@
 #include "fabric-graph.h"
 #include "fabric-stats.h"
 #include "locality-domains.h"
+#include "run-checks.h"
 
 #include "ns3/collective-algorithm.h"
 #include "ns3/object-factory.h"
@@ -267,6 +268,21 @@ class ProgressMonitor
     bool m_printed{false};
     uint64_t m_events{0};
 };
+
+/// \return the message refusing a run that would not fit in memory
+std::string
+MemoryRefusal(double estimate, uint64_t limit, bool explicitLimit)
+{
+    char text[200];
+    std::snprintf(text,
+                  sizeof text,
+                  "the run needs an estimated %.2f GiB of memory, more than the %.2f GiB %s; "
+                  "refusing to start it",
+                  estimate / (1u << 30),
+                  static_cast<double>(limit) / (1u << 30),
+                  explicitLimit ? "of --memory-limit" : "available (MemAvailable)");
+    return text;
+}
 
 /// Ends the run: the scenario's simulated-time limit has passed.
 void
@@ -786,6 +802,14 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         BuildTraining(spec, graph, workload, training);
     }
     workload.Finalize();
+    const double memoryEstimate = EstimateRunMemoryBytes(graph, workload);
+    const uint64_t memoryLimit
+        = options.memoryLimitBytes > 0 ? options.memoryLimitBytes : AvailableMemoryBytes();
+    if (memoryLimit > 0 && memoryEstimate > static_cast<double>(memoryLimit))
+    {
+        throw SpecError(spec.where,
+                        MemoryRefusal(memoryEstimate, memoryLimit, options.memoryLimitBytes > 0));
+    }
     FabricBuildOptions build;
     if (!FabricSwitch::ParseForwarding(spec.forwarding, build.forwarding))
     {
@@ -836,6 +860,8 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     {
         Simulator::ScheduleNow(&ProgressMonitor::Tick, &monitor);
     }
+    RunWatchdog watchdog(fabric, runner, spec.watchdogNoProgress);
+    watchdog.Start();
     const double setupS = SecondsSince(t0);
 
     const uint64_t eventsBefore = Simulator::GetEventCount();
@@ -853,10 +879,16 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     r.links = graph.GetLinks().size();
     r.simTimeS = Simulator::Now().GetSeconds();
     // The monitor's own events depend on whether progress is shown: leave them out.
-    r.events = Simulator::GetEventCount() - eventsBefore - monitor.Events();
+    r.events = Simulator::GetEventCount() - eventsBefore - monitor.Events() - watchdog.Events();
     r.packetHops = fabric.GetPacketHops();
     r.complete = runner->IsDone();
+    r.interrupted = !r.complete && watchdog.Interrupted();
+    r.stopReason = r.complete           ? "done"
+                   : r.interrupted      ? "interrupted"
+                   : watchdog.Stalled() ? "no_progress"
+                                        : "stop_time";
     r.setupTimeS = setupS;
+    r.memoryEstimateBytes = memoryEstimate;
     r.counters = CollectCounters(fabric);
     r.ports = CollectPorts(graph, fabric);
     if (r.counters.losslessDrops > 0)
@@ -872,6 +904,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         GatherTraining(training, *runner, options.trace, r);
         r.training.locality = spec.traffic.locality;
     }
+    CheckRun(graph, fabric, workload, *runner, r);
     r.gatherTimeS = SecondsSince(gather0);
 
     Simulator::Destroy();
@@ -975,9 +1008,13 @@ RunSweep(const ScenarioSpec& spec, const RunOptions& options)
                                                 : std::numeric_limits<double>::quiet_NaN();
         row.complete = r.complete;
         out.rows.push_back(row);
-        if (i + 1 == sizes.size())
+        if (i + 1 == sizes.size() || r.interrupted)
         {
             out.last = std::move(r);
+        }
+        if (out.last.interrupted)
+        {
+            break; // SIGINT/SIGTERM: the sizes run so far
         }
     }
     out.last.sweepCollective = out.collective;

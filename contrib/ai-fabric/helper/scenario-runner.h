@@ -22,6 +22,9 @@ struct RunOptions
     std::ostream* progressOut{nullptr}; //!< where to print it (stderr if null)
     double progressAfterS{2.0};         //!< wall seconds before the first progress line
     bool trace{true};                   //!< gather Chrome trace events (RunResults::trace)
+    /// Refuse (SpecError) a run whose estimated memory (EstimateRunMemoryBytes()) exceeds
+    /// this many bytes; 0: the machine's MemAvailable.
+    uint64_t memoryLimitBytes{0};
 };
 
 /**

@@ -198,6 +198,10 @@ struct ScenarioSpec
     std::vector<std::pair<std::string, std::string>> transportAttributes;
     TopologySpec topology; //!< the fabric
     TrafficSpec traffic;   //!< the traffic
+    /// Watchdog: messages open and no packet moved nor op completed for this long stops
+    /// the run as stalled (`watchdog: {no_progress: ...}`; default 50 ms).
+    Time watchdogNoProgress{MilliSeconds(50)};
+    SpecLocation watchdogWhere; //!< where `watchdog` is (the scenario file if absent)
 };
 
 } // namespace ns3

@@ -48,6 +48,7 @@ const std::vector<std::string> SCENARIO_KEYS = {"name",
                                                 "congestion_control",
                                                 "dcqcn",
                                                 "transport",
+                                                "watchdog",
                                                 "topology",
                                                 "traffic"};
 /// Keys of a traffic mapping.
@@ -3712,6 +3713,8 @@ RunOptionHints()
     {
         h[key] = "'" + key + "' belongs under 'transport:'";
     }
+    h["no_progress"] = "'no_progress' belongs under 'watchdog:'";
+    h["stall_timeout"] = "did you mean 'watchdog: {no_progress: ...}'?";
     return h;
 }
 
@@ -3810,6 +3813,27 @@ ReadScenarioFile(const std::string& path)
     if (const Field* f = m.Find("stop_time"))
     {
         s.stopTime = ReadTime(*f, true);
+    }
+    s.watchdogWhere = s.where;
+    if (const Field* f = m.Find("watchdog"))
+    {
+        if (!f->value.IsMap())
+        {
+            f->Fail("expected a mapping (e.g. 'no_progress: 50ms' on the next line, indented), "
+                    "got "
+                    + Describe(f->value));
+        }
+        const Mapping w(f->value,
+                        path,
+                        "watchdog",
+                        {"no_progress"},
+                        {{"timeout", "did you mean 'no_progress'?"},
+                         {"interval", "did you mean 'no_progress'?"}});
+        s.watchdogWhere = f->KeyWhere();
+        if (const Field* np = w.Find("no_progress"))
+        {
+            s.watchdogNoProgress = ReadTime(*np, true);
+        }
     }
     s.forwarding = "ecmp";
     if (const Field* f = m.Find("forwarding"))

@@ -761,4 +761,22 @@ FabricNetDevice::SupportsSendFrom() const
     return false;
 }
 
+bool
+FabricNetDevice::IsFlowControlBlocked() const
+{
+    for (std::size_t l = 0; l < m_lanes.size(); ++l)
+    {
+        const Lane& lane = m_lanes[l];
+        if (!lane.queue.empty() && !CanSend(lane, lane.queue.front().wireBytes))
+        {
+            return true;
+        }
+    }
+    if (m_sourceReady && !m_pull.IsNull() && LaneOf(m_pullPriority) < m_lanes.size())
+    {
+        return !CanSend(m_lanes[LaneOf(m_pullPriority)], m_pullMaxWire);
+    }
+    return false;
+}
+
 } // namespace ns3

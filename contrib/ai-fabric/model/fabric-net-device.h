@@ -238,6 +238,12 @@ class FabricNetDevice : public NetDevice
     void SetSwitchPort(uint32_t index);
     /// \return this port's index in its switch
     uint32_t GetSwitchPort() const;
+    /**
+     * \brief For stall reports (not the packet path): is a packet held by flow control?
+     * \return true if some lane has a waiting packet (queued, or the pull source's) that
+     *         PFC pause or missing credits keep from leaving
+     */
+    bool IsFlowControlBlocked() const;
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
