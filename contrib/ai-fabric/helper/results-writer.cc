@@ -871,7 +871,11 @@ PrintSummaryTable(const RunResults& r, std::ostream& os)
 
     if (!r.complete)
     {
-        os << "WARNING: incomplete run: not every message completed before the stop time\n";
+        os << "WARNING: incomplete run: not every message completed ("
+           << (r.stopReason == "no_progress"   ? "stalled: no progress"
+               : r.stopReason == "interrupted" ? "interrupted"
+                                               : "stop time reached")
+           << ")\n";
     }
     if (r.collectives.empty() && !r.hasTraining)
     {

@@ -29,13 +29,17 @@ namespace
 /// The pending interrupt signal (0: none).
 volatile std::sig_atomic_t g_interrupt = 0;
 
-// Memory-estimate constants (see EstimateRunMemoryBytes()).
-constexpr double MEM_BASE_BYTES = 40e6;         //!< process with ns-3 loaded
-constexpr double MEM_PER_OP_BYTES = 200;        //!< workload op, runner state and results
+// Memory-estimate constants (see EstimateRunMemoryBytes()), fitted to the peak RSS
+// (/usr/bin/time -v) of Release runs on Debian 12 / ns-3 3.37 (docs/robustness.md):
+// 2 GPUs: 11.5 MB; 16-GPU ring all-reduce with 16 KiB pieces, 123 k and 492 k ops:
+// 32 MB and 114 MB; fat-tree radix 16 (3,072 links, 327,680 routes) and radix 24
+// (10,368 links, 2.49 M routes), one message: 35 MB and 100 MB.
+constexpr double MEM_BASE_BYTES = 11.5e6;       //!< process with ns-3 loaded
+constexpr double MEM_PER_OP_BYTES = 205;        //!< workload op, runner state and results
 constexpr double MEM_PER_DEPENDENCY_BYTES = 12; //!< a dependency (edge list, then CSR)
-constexpr double MEM_PER_LINK_BYTES = 4000;     //!< two ports, channel, switch port state
-constexpr double MEM_PER_ROUTE_BYTES = 16;      //!< one switch's next hops to one GPU
-constexpr double MEM_PER_GPU_BYTES = 20000;     //!< node, transport, queue pairs
+constexpr double MEM_PER_LINK_BYTES = 7000;     //!< nodes, two ports, channel, switch ports
+constexpr double MEM_PER_ROUTE_BYTES = 8;       //!< one switch's next hops to one GPU
+constexpr double MEM_PER_GPU_BYTES = 0;         //!< (in the link's cost)
 
 /// Most invariant violations of one kind spelled out (then counted).
 constexpr std::size_t MAX_VIOLATIONS_PER_KIND = 5;

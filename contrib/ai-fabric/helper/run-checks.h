@@ -137,7 +137,7 @@ void CheckRun(const FabricGraph& graph,
               RunResults& r);
 
 /// Most stalled messages kept in RunResults::stallReport.
-constexpr std::size_t MAX_STALL_REPORT = 1000;
+constexpr std::size_t MAX_STALL_REPORT = 200;
 
 /**
  * \ingroup ai-fabric

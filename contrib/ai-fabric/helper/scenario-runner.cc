@@ -269,19 +269,31 @@ class ProgressMonitor
     uint64_t m_events{0};
 };
 
+/// \return bytes in readable binary units, e.g. "38.4 MiB"
+std::string
+ReadableBytes(double bytes)
+{
+    static const char* const UNIT[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 4)
+    {
+        bytes /= 1024;
+        ++u;
+    }
+    char text[40];
+    std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", bytes, UNIT[u]);
+    return text;
+}
+
 /// \return the message refusing a run that would not fit in memory
 std::string
 MemoryRefusal(double estimate, uint64_t limit, bool explicitLimit)
 {
-    char text[200];
-    std::snprintf(text,
-                  sizeof text,
-                  "the run needs an estimated %.2f GiB of memory, more than the %.2f GiB %s; "
-                  "refusing to start it",
-                  estimate / (1u << 30),
-                  static_cast<double>(limit) / (1u << 30),
-                  explicitLimit ? "of --memory-limit" : "available (MemAvailable)");
-    return text;
+    return "the run needs an estimated " + ReadableBytes(estimate) + " of memory ("
+           + std::to_string(static_cast<uint64_t>(estimate)) + " bytes), more than the "
+           + ReadableBytes(static_cast<double>(limit)) + " (" + std::to_string(limit) + " bytes) "
+           + (explicitLimit ? "of --memory-limit" : "the machine has available (MemAvailable)")
+           + "; refusing to start it";
 }
 
 /// Ends the run: the scenario's simulated-time limit has passed.
