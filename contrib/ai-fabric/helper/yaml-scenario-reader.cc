@@ -56,6 +56,9 @@ const std::vector<std::string> TRAFFIC_KEYS
     = {"name", "collectives", "training", "locality", "iterations"};
 /// Keys of a traffic mapping that apply only with `training`.
 const std::vector<std::string> TRAINING_TRAFFIC_KEYS = {"locality", "iterations"};
+/// Largest YAML file read (a scenario, topology or traffic file is a few KiB; a matrix
+/// of a few thousand ranks a few tens of MiB).
+constexpr std::uintmax_t MAX_YAML_FILE_BYTES = 64ull << 20;
 /// Most training iterations a traffic file may chain.
 constexpr uint64_t MAX_ITERATIONS = 1000000;
 /// Keys of one collective.
@@ -866,6 +869,21 @@ LoadYamlFile(const std::string& file,
     {
         throw SpecError(where,
                         prefix + "cannot read " + what + " file '" + file + "': it is a directory");
+    }
+    if (!fs::is_regular_file(status))
+    {
+        // A device, FIFO or socket could be endless (/dev/zero) or block forever.
+        throw SpecError(where,
+                        prefix + "cannot read " + what + " file '" + file
+                            + "': not a regular file");
+    }
+    const std::uintmax_t size = fs::file_size(file, ec);
+    if (!ec && size > MAX_YAML_FILE_BYTES)
+    {
+        throw SpecError(where,
+                        prefix + what + " file '" + file + "' is " + std::to_string(size)
+                            + " bytes; the limit is " + std::to_string(MAX_YAML_FILE_BYTES)
+                            + " (64 MiB)");
     }
     std::ifstream in(file, std::ios::binary);
     if (!in)
