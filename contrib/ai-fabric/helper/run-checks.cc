@@ -6,6 +6,9 @@
 #include "atomic-file.h"
 #include "fabric-builder.h"
 #include "fabric-graph.h"
+#include "fabric-topology.h"
+#include "scenario-spec.h"
+#include "spec-error.h"
 
 #include "ns3/collective-bytes.h"
 #include "ns3/rdma-transport.h"
@@ -28,6 +31,8 @@ namespace
 
 /// The pending interrupt signal (0: none).
 volatile std::sig_atomic_t g_interrupt = 0;
+/// Non-zero once a simulation started: a signal is deferred to the watchdog.
+volatile std::sig_atomic_t g_deferSignals = 0;
 
 // Memory-estimate constants (see EstimateRunMemoryBytes()), fitted to the peak RSS
 // (/usr/bin/time -v) of Release runs on Debian 12 / ns-3 3.37 (docs/robustness.md):
@@ -65,8 +70,9 @@ namespace
 extern "C" void
 OnRunSignal(int signal)
 {
-    if (g_interrupt != 0)
+    if (g_interrupt != 0 || g_deferSignals == 0)
     {
+        // A second signal, or one during the set-up (nothing written yet): stop now.
         RemovePendingAtomicFile();
         _exit(128 + signal);
     }
@@ -74,6 +80,12 @@ OnRunSignal(int signal)
 }
 
 } // namespace
+
+void
+DeferRunSignals()
+{
+    g_deferSignals = 1;
+}
 
 void
 InstallRunSignalHandlers()
@@ -96,6 +108,7 @@ RunWatchdog::RunWatchdog(const Fabric& fabric, Ptr<WorkloadRunner> runner, Time 
 void
 RunWatchdog::Start()
 {
+    DeferRunSignals();
     m_lastProgress = Simulator::Now();
     m_nextCheck = Simulator::Now() + m_noProgress;
     Simulator::ScheduleNow(&RunWatchdog::Tick, this);
@@ -450,6 +463,48 @@ EstimateRunMemoryBytes(const FabricGraph& graph, const Workload& workload)
     const double routes = static_cast<double>(graph.GetSwitchCount()) * gpus;
     return BASE + PER_OP * ops + PER_DEPENDENCY * deps + PER_LINK * links + PER_ROUTE * routes
            + PER_GPU * gpus;
+}
+
+double
+EstimateTopologyFloorBytes(const TopologySpec& t)
+{
+    double gpus = 0;
+    try
+    {
+        if (t.kind == "leaf-spine")
+        {
+            const LeafSpineSizing z = ResolveLeafSpine(t);
+            gpus = static_cast<double>(z.leaves) * z.gpusPerLeaf;
+        }
+        else if (t.kind == "fat-tree")
+        {
+            const FatTreeSizing z = ResolveFatTree(t);
+            gpus = static_cast<double>(z.pods) * z.leavesPerPod * z.gpusPerLeaf;
+        }
+        else if (t.kind == "rail-optimized" || t.kind == "rail-only")
+        {
+            const RailSizing z = ResolveRail(t);
+            gpus = static_cast<double>(z.gpusPerServer) * z.serversPerSu * z.sus;
+        }
+        else if (t.kind == "dragonfly-plus")
+        {
+            const DragonflyPlusSizing z = ResolveDragonflyPlus(t);
+            gpus = static_cast<double>(z.groups) * z.leavesPerGroup * z.gpusPerLeaf;
+        }
+        else if (t.kind == "custom")
+        {
+            gpus = static_cast<double>(t.customNodes.size());
+        }
+        else
+        {
+            gpus = t.gpus;
+        }
+    }
+    catch (const SpecError&)
+    {
+        gpus = 0; // the graph builder gives the message
+    }
+    return MEM_BASE_BYTES + 2 * MEM_PER_LINK_BYTES * gpus;
 }
 
 uint64_t

@@ -20,6 +20,7 @@ namespace ns3
 
 struct Fabric;
 class FabricGraph;
+struct TopologySpec;
 class Workload;
 class WorkloadRunner;
 
@@ -49,6 +50,14 @@ void InstallRunSignalHandlers();
 
 /**
  * \ingroup ai-fabric
+ * \brief From now on a signal asks the run to stop (RequestRunInterrupt()) instead of
+ * exiting at once: called when the simulation starts (RunWatchdog::Start()). Before it,
+ * in the set-up, nothing has been written and the handler exits at once.
+ */
+void DeferRunSignals();
+
+/**
+ * \ingroup ai-fabric
  * \brief Estimate a run's peak memory before building its fabric, from per-item
  * costs measured on this code (docs/robustness.md, "Memory estimate"): a base, per
  * workload op and dependency, per link (two ports, channel, counters), per switch
@@ -59,6 +68,17 @@ void InstallRunSignalHandlers();
  * \return estimated peak resident memory, bytes
  */
 double EstimateRunMemoryBytes(const FabricGraph& graph, const Workload& workload);
+
+/**
+ * \ingroup ai-fabric
+ * \brief A lower bound of a run's memory from the topology's sizing alone (before its
+ * graph is built, which for an absurd size would itself exhaust memory): the base plus
+ * two links per GPU.
+ * \param topology the topology
+ * \return bytes (the base alone if the kind's sizing is invalid: the graph builder
+ *         reports that)
+ */
+double EstimateTopologyFloorBytes(const TopologySpec& topology);
 
 /**
  * \ingroup ai-fabric

@@ -798,6 +798,14 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     RngSeedManager::SetRun(1);
 
     // Everything that can be wrong with the input is found before simulating.
+    const uint64_t memoryLimit
+        = options.memoryLimitBytes > 0 ? options.memoryLimitBytes : AvailableMemoryBytes();
+    const double memoryFloor = EstimateTopologyFloorBytes(spec.topology);
+    if (memoryLimit > 0 && memoryFloor > static_cast<double>(memoryLimit))
+    {
+        throw SpecError(spec.topology.where,
+                        MemoryRefusal(memoryFloor, memoryLimit, options.memoryLimitBytes > 0));
+    }
     const FabricGraph graph = BuildFabricGraph(spec.topology);
     const int swept = FindSweptCollective(spec);
     if (swept >= 0)
@@ -815,8 +823,6 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     }
     workload.Finalize();
     const double memoryEstimate = EstimateRunMemoryBytes(graph, workload);
-    const uint64_t memoryLimit
-        = options.memoryLimitBytes > 0 ? options.memoryLimitBytes : AvailableMemoryBytes();
     if (memoryLimit > 0 && memoryEstimate > static_cast<double>(memoryLimit))
     {
         throw SpecError(spec.where,
