@@ -352,6 +352,24 @@ TEST(Robustness, MemoryLimitRefusesUpFront)
     const pid_t bad
         = Spawn({"run", Src("tests/scenarios/memory-mid.yaml"), "--memory-limit", "8"}, s);
     EXPECT_EQ(Wait(bad), 2);
+
+    // A fabric too large to even build its graph (2 M GPUs) is refused from its sizing.
+    std::ofstream(s / "huge.yaml") << "topology:\n  kind: fat-tree\n  radix: 200\n"
+                                   << "  link: {profile: ib-ndr}\ntraffic:\n  collectives:\n"
+                                   << "    - {op: all-reduce, size: 1MiB, ranks: [0, 1]}\n";
+    const pid_t huge = Spawn({"run",
+                              (s / "huge.yaml").string(),
+                              "--out",
+                              (s / "out").string(),
+                              "--memory-limit",
+                              "4GiB"},
+                             s);
+    EXPECT_EQ(Wait(huge), 2);
+    const std::string hugeErr = Slurp(s / "stderr.txt");
+    EXPECT_NE(hugeErr.find("huge.yaml:2:3: error: the run needs an estimated 26.1 GiB"),
+              std::string::npos)
+        << hugeErr;
+    EXPECT_FALSE(fs::exists(s / "out"));
 }
 
 /// The estimate is within a factor 2 of the peak resident memory of a mid-size run.
