@@ -58,7 +58,9 @@ Slurp(const fs::path& p)
 fs::path
 Scratch(const std::string& name)
 {
-    const fs::path d = fs::temp_directory_path() / ("ai-fabric-robustness-test-" + name);
+    // Per process: other checkouts may run the same tests at the same time.
+    const fs::path d = fs::temp_directory_path()
+                       / ("ai-fabric-robustness-test-" + name + "-" + std::to_string(getpid()));
     fs::remove_all(d);
     fs::create_directories(d);
     return d;
