@@ -26,6 +26,7 @@
 #include "ns3/pcap-capture.h"
 #include "ns3/report-writer.h"
 #include "ns3/results-writer.h"
+#include "ns3/run-checks.h"
 #include "ns3/run-outputs.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/spec-error.h"
@@ -64,7 +65,7 @@ const char* const USAGE
 Usage:
   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--scheduler S] [--sample-interval T]
                 [--quiet] [--progress] [--plots] [--pcap NODE->PEER[,NODE->PEER...]]
-                [--attribution auto|on|off]
+                [--attribution auto|on|off] [--memory-limit SIZE]
   ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--quiet] [--plots]
   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
   ai-fabric profiles [NAME]
@@ -123,6 +124,10 @@ Options for run:
              Straggler attribution (DIR/stragglers.csv, summary.json
              "stragglers"); overrides the scenario's 'attribution: enabled'.
 
+  --memory-limit SIZE
+             Refuse (exit 2) a run whose estimated memory exceeds SIZE (e.g.
+             8GiB); default: the machine's available memory (MemAvailable).
+
 Options for sweep:
   --out DIR  Results directory (default: results/<sweep name>).
   --jobs N   Points run at once (default: the file's 'jobs', else the number
@@ -141,13 +146,15 @@ Options for validate:
   --jobs N       Run N cases at once, each in its own process (default 1).
 
 Exit status: 0 success, 1 internal error, 2 bad input (nothing written),
-3 the run hit its stop_time before every message arrived, or broke an
-invariant (e.g. a drop on a lossless fabric); results are written and marked
-(sweep: a point did not finish with status ok); 4 --plots could not draw the
-plots (python3 or matplotlib missing, or the script failed; results are written),
-or (validate) a formula case is out of tolerance.
+3 the run hit its stop_time or stalled (watchdog) before every message
+arrived, or broke an invariant (e.g. a drop on a lossless fabric); results are
+written and marked (sweep: a point did not finish with status ok, or the sweep
+was interrupted); 4 --plots could not draw the plots (python3 or matplotlib
+missing, or the script failed; results are written), or (validate) a formula
+case is out of tolerance; 130/143 the run was interrupted by SIGINT/SIGTERM
+(partial results written, "complete": false; a second signal exits at once).
 See docs/scenario-format.md, docs/sweep.md, docs/plots.md, docs/validation.md,
-docs/topologies.md, docs/results-format.md and
+docs/robustness.md, docs/topologies.md, docs/results-format.md and
 docs/link-profiles.md.
 )";
 
@@ -171,6 +178,20 @@ ParseSeed(const std::string& text, uint64_t& seed)
     return seed >= 1 && seed <= UINT32_MAX;
 }
 
+bool
+ParseMemoryLimit(const std::string& text, uint64_t& bytes)
+{
+    try
+    {
+        bytes = ns3::ParseBytes(text);
+    }
+    catch (const std::exception&)
+    {
+        return false;
+    }
+    return bytes > 0;
+}
+
 int
 Run(const std::vector<std::string>& args)
 {
@@ -185,6 +206,7 @@ Run(const std::vector<std::string>& args)
     std::string scheduler;
     std::vector<std::string> pcapPorts;
     std::string attribution;
+    uint64_t memoryLimit = 0;
     for (std::size_t i = 0; i < args.size(); ++i)
     {
         const std::string& a = args[i];
@@ -201,7 +223,8 @@ Run(const std::vector<std::string>& args)
                                   : "--attribution takes auto, on or off, not '" + args[i] + "'");
             }
         }
-        else if (a == "--out" || a == "--seed" || a == "--sample-interval" || a == "--scheduler")
+        else if (a == "--out" || a == "--seed" || a == "--sample-interval" || a == "--scheduler"
+                 || a == "--memory-limit")
         {
             if (i + 1 >= args.size())
             {
@@ -241,6 +264,13 @@ Run(const std::vector<std::string>& args)
                                       + v + "'");
                 }
                 scheduler = v;
+            }
+            else if (a == "--memory-limit")
+            {
+                if (!ParseMemoryLimit(v, memoryLimit))
+                {
+                    return UsageError("--memory-limit takes a size such as 8GiB, not '" + v + "'");
+                }
             }
             else if (!ParseSeed(v, seed))
             {
@@ -304,6 +334,8 @@ Run(const std::vector<std::string>& args)
         options.progressAfterS = 0;
     }
     options.scheduler = scheduler;
+    options.memoryLimitBytes = memoryLimit;
+    ns3::InstallRunSignalHandlers();
     // A swept collective (nccl-tests style) runs once per size, each its own simulation.
     const bool sweep = ns3::FindSweptCollective(spec) >= 0;
     const ns3::RunResults results
@@ -372,10 +404,17 @@ Run(const std::vector<std::string>& args)
     {
         sweepComplete = sweepComplete && row.complete;
     }
+    ns3::PrintStallReport(results, std::cerr);
     for (const auto& v : results.violations)
     {
         std::cerr << "ai-fabric: error: invariant violated: " << v
                   << "; results are marked \"valid\": false\n";
+    }
+    if (results.interrupted)
+    {
+        std::cerr << "ai-fabric: interrupted (signal " << ns3::RunInterruptSignal()
+                  << "); partial results are marked \"complete\": false\n";
+        return 128 + ns3::RunInterruptSignal();
     }
     if (!results.violations.empty())
     {
@@ -383,8 +422,12 @@ Run(const std::vector<std::string>& args)
     }
     if (!results.complete || !sweepComplete)
     {
-        std::cerr << "ai-fabric: error: the run reached its stop_time before every message "
-                     "arrived; results are marked \"complete\": false\n";
+        std::cerr << (results.stopReason == "no_progress"
+                          ? "ai-fabric: error: the run stalled (no progress for the watchdog's "
+                            "no_progress interval) before every message arrived; "
+                          : "ai-fabric: error: the run reached its stop_time before every "
+                            "message arrived; ")
+                  << "results are marked \"complete\": false\n";
         return EXIT_INCOMPLETE;
     }
     return plotted ? EXIT_OK : aifabric::EXIT_PLOTS_FAILED;

@@ -22,6 +22,14 @@ namespace ns3
  */
 void WriteFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& body);
 
+/**
+ * \ingroup ai-fabric
+ * \brief Remove the temporary file WriteFileAtomically() is writing, if any.
+ * Async-signal-safe (unlink() of a path kept in a static buffer): for a signal
+ * handler that exits at once.
+ */
+void RemovePendingAtomicFile();
+
 } // namespace ns3
 
 #endif /* AI_FABRIC_ATOMIC_FILE_H */

@@ -673,6 +673,57 @@ PrintSweepTable(const RunResults& r, std::ostream& os)
     }
 }
 
+namespace
+{
+
+/**
+ * \brief Why the run stopped, the stall report and any deadlock cycle (summary.json).
+ * \param r the results
+ * \param w the writer, inside the summary object
+ */
+void
+WriteStopJson(const RunResults& r, JsonWriter& w)
+{
+    w.Key("stop_reason").String(r.stopReason);
+    w.Key("interrupted").Bool(r.interrupted);
+    w.Key("open_messages").Uint(r.openMessages);
+    w.Key("waiting_ops").Uint(r.waitingOps);
+    w.Key("memory_estimate_bytes").Double(r.memoryEstimateBytes);
+    w.Key("stall_report").BeginArray();
+    for (const StalledMessage& m : r.stallReport)
+    {
+        w.BeginObject();
+        w.Key("op").Uint(m.op);
+        w.Key("group").String(m.group);
+        w.Key("step").Uint(m.step);
+        w.Key("src").Uint(m.src);
+        w.Key("dst").Uint(m.dst);
+        w.Key("bytes").Uint(m.bytes);
+        w.Key("bytes_delivered").Uint(m.delivered);
+        w.Key("posted_s").Double(m.postedS);
+        w.EndObject();
+    }
+    w.EndArray();
+    w.Key("deadlock");
+    if (r.deadlockCycle.empty())
+    {
+        w.Null();
+    }
+    else
+    {
+        w.BeginObject();
+        w.Key("cycle").BeginArray();
+        for (const std::string& port : r.deadlockCycle)
+        {
+            w.String(port);
+        }
+        w.EndArray();
+        w.EndObject();
+    }
+}
+
+} // namespace
+
 void
 WriteSummaryJson(const RunResults& r, std::ostream& os)
 {
@@ -701,6 +752,7 @@ WriteSummaryJson(const RunResults& r, std::ostream& os)
         w.String(v);
     }
     w.EndArray();
+    WriteStopJson(r, w);
     w.Key("fabric").BeginObject();
     w.Key("drops").Uint(r.counters.drops);
     w.Key("lossless_drops").Uint(r.counters.losslessDrops);
@@ -1004,7 +1056,11 @@ PrintSummaryTable(const RunResults& r, std::ostream& os)
 
     if (!r.complete)
     {
-        os << "WARNING: incomplete run: not every message completed before the stop time\n";
+        os << "WARNING: incomplete run: not every message completed ("
+           << (r.stopReason == "no_progress"   ? "stalled: no progress"
+               : r.stopReason == "interrupted" ? "interrupted"
+                                               : "stop time reached")
+           << ")\n";
     }
     if (r.collectives.empty() && !r.hasTraining)
     {

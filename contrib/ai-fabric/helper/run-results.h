@@ -410,6 +410,22 @@ struct PacketCaptureFile
 
 /**
  * \ingroup ai-fabric
+ * \brief A message posted but not delivered when the run stopped (the stall report).
+ */
+struct StalledMessage
+{
+    uint32_t op{0};        //!< workload op index (SEND)
+    std::string group;     //!< the collective or training group it belongs to
+    uint32_t step{0};      //!< algorithm step
+    uint32_t src{0};       //!< source GPU index
+    uint32_t dst{0};       //!< destination GPU index
+    uint64_t bytes{0};     //!< payload bytes posted
+    uint64_t delivered{0}; //!< payload bytes the receiver had accepted
+    double postedS{0};     //!< when it was posted, seconds
+};
+
+/**
+ * \ingroup ai-fabric
  * \brief Everything a run reports; written as summary.json, flows.csv and a table.
  */
 struct RunResults
@@ -450,6 +466,14 @@ struct RunResults
     std::vector<TimeSeriesRow> timeseries;     //!< by bin, then port id; active ports only
     StragglerAttribution stragglers;           //!< where the slowest flows' delay came from
     std::vector<PacketCaptureFile> captures;   //!< packet captures of the chosen ports
+    /// Why the run stopped: "done", "stop_time", "no_progress" (watchdog) or "interrupted".
+    std::string stopReason{"done"};
+    bool interrupted{false};                 //!< stopped by SIGINT/SIGTERM
+    uint64_t openMessages{0};                //!< messages posted and not delivered
+    uint64_t waitingOps{0};                  //!< ops that never started
+    std::vector<StalledMessage> stallReport; //!< the first open messages, by op
+    std::vector<std::string> deadlockCycle;  //!< blocked ports in a cycle ("u->v"), if any
+    double memoryEstimateBytes{0};           //!< estimated peak memory of the run, bytes
 };
 
 } // namespace ns3

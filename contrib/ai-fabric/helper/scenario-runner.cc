@@ -13,6 +13,7 @@
 #include "port-metrics.h"
 #include "port-sampler.h"
 #include "progress-bar.h"
+#include "run-checks.h"
 #include "straggler-report.h"
 
 #include "ns3/collective-algorithm.h"
@@ -315,6 +316,33 @@ class ProgressMonitor
     bool m_printed{false};
     uint64_t m_events{0};
 };
+
+/// \return bytes in readable binary units, e.g. "38.4 MiB"
+std::string
+ReadableBytes(double bytes)
+{
+    static const char* const UNIT[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 4)
+    {
+        bytes /= 1024;
+        ++u;
+    }
+    char text[40];
+    std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", bytes, UNIT[u]);
+    return text;
+}
+
+/// \return the message refusing a run that would not fit in memory
+std::string
+MemoryRefusal(double estimate, uint64_t limit, bool explicitLimit)
+{
+    return "the run needs an estimated " + ReadableBytes(estimate) + " of memory ("
+           + std::to_string(static_cast<uint64_t>(estimate)) + " bytes), more than the "
+           + ReadableBytes(static_cast<double>(limit)) + " (" + std::to_string(limit) + " bytes) "
+           + (explicitLimit ? "of --memory-limit" : "the machine has available (MemAvailable)")
+           + "; refusing to start it";
+}
 
 /// Ends the run: the scenario's simulated-time limit has passed.
 void
@@ -921,6 +949,14 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     Simulator::SetScheduler(ObjectFactory(schedulerType));
 
     // Everything that can be wrong with the input is found before simulating.
+    const uint64_t memoryLimit
+        = options.memoryLimitBytes > 0 ? options.memoryLimitBytes : AvailableMemoryBytes();
+    const double memoryFloor = EstimateTopologyFloorBytes(spec.topology);
+    if (memoryLimit > 0 && memoryFloor > static_cast<double>(memoryLimit))
+    {
+        throw SpecError(spec.topology.where,
+                        MemoryRefusal(memoryFloor, memoryLimit, options.memoryLimitBytes > 0));
+    }
     const FabricGraph graph = BuildFabricGraph(spec.topology);
     const int swept = FindSweptCollective(spec);
     if (swept >= 0)
@@ -937,6 +973,12 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         BuildTraining(spec, graph, workload, training);
     }
     workload.Finalize();
+    const double memoryEstimate = EstimateRunMemoryBytes(graph, workload);
+    if (memoryLimit > 0 && memoryEstimate > static_cast<double>(memoryLimit))
+    {
+        throw SpecError(spec.where,
+                        MemoryRefusal(memoryEstimate, memoryLimit, options.memoryLimitBytes > 0));
+    }
     FabricBuildOptions build;
     if (!FabricSwitch::ParseForwarding(spec.forwarding, build.forwarding))
     {
@@ -998,6 +1040,8 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     }
     PortSampler sampler(std::move(portDevices), spec.sampleInterval);
     sampler.Start();
+    RunWatchdog watchdog(fabric, runner, spec.watchdogNoProgress);
+    watchdog.Start();
     const double setupS = SecondsSince(t0);
 
     const uint64_t eventsBefore = Simulator::GetEventCount();
@@ -1016,11 +1060,18 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     r.links = graph.GetLinks().size();
     r.simTimeS = Simulator::Now().GetSeconds();
     // The monitor's own events depend on whether progress is shown: leave them out.
-    // The sampler's events are bookkeeping too: leave them out.
-    r.events = Simulator::GetEventCount() - eventsBefore - monitor.Events() - sampler.Events();
+    // The sampler's and the watchdog's events are bookkeeping too: leave them out.
+    r.events = Simulator::GetEventCount() - eventsBefore - monitor.Events() - sampler.Events()
+               - watchdog.Events();
     r.packetHops = fabric.GetPacketHops();
     r.complete = runner->IsDone();
+    r.interrupted = !r.complete && watchdog.Interrupted();
+    r.stopReason = r.complete           ? "done"
+                   : r.interrupted      ? "interrupted"
+                   : watchdog.Stalled() ? "no_progress"
+                                        : "stop_time";
     r.setupTimeS = setupS;
+    r.memoryEstimateBytes = memoryEstimate;
     r.counters = CollectCounters(fabric);
     r.ports = CollectPorts(graph, fabric, spec.topology.kind == "custom");
     r.tierClasses = SummarizeTierClasses(r.ports, r.simTimeS);
@@ -1076,6 +1127,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
                          r);
     }
     r.captures = capture.Finish();
+    CheckRun(graph, fabric, workload, *runner, r);
     r.gatherTimeS = SecondsSince(gather0);
 
     Simulator::Destroy();
@@ -1179,9 +1231,13 @@ RunSweep(const ScenarioSpec& spec, const RunOptions& options)
                                                 : std::numeric_limits<double>::quiet_NaN();
         row.complete = r.complete;
         out.rows.push_back(row);
-        if (i + 1 == sizes.size())
+        if (i + 1 == sizes.size() || r.interrupted)
         {
             out.last = std::move(r);
+        }
+        if (out.last.interrupted)
+        {
+            break; // SIGINT/SIGTERM: the sizes run so far
         }
     }
     out.last.sweepCollective = out.collective;

@@ -26,6 +26,9 @@ struct RunOptions
     bool trace{true};                   //!< gather Chrome trace events (RunResults::trace)
     /// ns-3 event scheduler (a name of SchedulerNames()); empty: the scenario's `scheduler`
     std::string scheduler;
+    /// Refuse (SpecError) a run whose estimated memory (EstimateRunMemoryBytes()) exceeds
+    /// this many bytes; 0: the machine's MemAvailable.
+    uint64_t memoryLimitBytes{0};
 };
 
 /**

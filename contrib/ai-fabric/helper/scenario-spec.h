@@ -216,6 +216,10 @@ struct ScenarioSpec
 
     /// `attribution: auto` turns the ledger on up to this many messages.
     static constexpr uint64_t ATTRIBUTION_AUTO_MAX_MESSAGES = 200000;
+    /// Watchdog: messages open and no packet moved nor op completed for this long stops
+    /// the run as stalled (`watchdog: {no_progress: ...}`; default 50 ms).
+    Time watchdogNoProgress{MilliSeconds(50)};
+    SpecLocation watchdogWhere; //!< where `watchdog` is (the scenario file if absent)
 };
 
 } // namespace ns3

@@ -31,6 +31,7 @@
 #include <sstream>
 #include <utility>
 #include <vector>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 namespace ns3
@@ -50,6 +51,7 @@ const std::vector<std::string> SCENARIO_KEYS = {"name",
                                                 "congestion_control",
                                                 "dcqcn",
                                                 "transport",
+                                                "watchdog",
                                                 "topology",
                                                 "traffic",
                                                 "results",
@@ -62,6 +64,9 @@ const std::vector<std::string> TRAFFIC_KEYS
     = {"name", "collectives", "training", "locality", "iterations"};
 /// Keys of a traffic mapping that apply only with `training`.
 const std::vector<std::string> TRAINING_TRAFFIC_KEYS = {"locality", "iterations"};
+/// Largest YAML file read (a scenario, topology or traffic file is a few KiB; a matrix
+/// of a few thousand ranks a few tens of MiB).
+constexpr std::uintmax_t MAX_YAML_FILE_BYTES = 64ull << 20;
 /// Most training iterations a traffic file may chain.
 constexpr uint64_t MAX_ITERATIONS = 1000000;
 /// Keys of one collective.
@@ -841,6 +846,80 @@ ReadChoice(const Field& f, const std::string& what, const std::vector<std::strin
     f.Fail(msg + "known: " + JoinList(choices));
 }
 
+/// Parser events reduced to where each document starts and where its first node is.
+class DocumentCounter : public YAML::EventHandler
+{
+  public:
+    std::vector<YAML::Mark> starts;    //!< per document: its start
+    std::vector<YAML::Mark> firstNode; //!< per document: its first node (its start if none)
+
+    void OnDocumentStart(const YAML::Mark& mark) override
+    {
+        starts.push_back(mark);
+        firstNode.push_back(mark);
+        m_seen = false;
+    }
+
+    void OnDocumentEnd() override
+    {
+    }
+
+    void OnNull(const YAML::Mark& mark, YAML::anchor_t /* anchor */) override
+    {
+        Node(mark);
+    }
+
+    void OnAlias(const YAML::Mark& mark, YAML::anchor_t /* anchor */) override
+    {
+        Node(mark);
+    }
+
+    void OnScalar(const YAML::Mark& mark,
+                  const std::string& /* tag */,
+                  YAML::anchor_t /* anchor */,
+                  const std::string& /* value */) override
+    {
+        Node(mark);
+    }
+
+    void OnSequenceStart(const YAML::Mark& mark,
+                         const std::string& /* tag */,
+                         YAML::anchor_t /* anchor */,
+                         YAML::EmitterStyle::value /* style */) override
+    {
+        Node(mark);
+    }
+
+    void OnSequenceEnd() override
+    {
+    }
+
+    void OnMapStart(const YAML::Mark& mark,
+                    const std::string& /* tag */,
+                    YAML::anchor_t /* anchor */,
+                    YAML::EmitterStyle::value /* style */) override
+    {
+        Node(mark);
+    }
+
+    void OnMapEnd() override
+    {
+    }
+
+  private:
+    /// \param mark a node's mark: the document's first node if none came before
+    void Node(const YAML::Mark& mark)
+    {
+        if (!m_seen && !firstNode.empty())
+        {
+            firstNode.back() = mark;
+            m_seen = true;
+        }
+    }
+
+    bool m_seen{false}; //!< the current document has had a node
+};
+
 /**
  * \brief Open and parse one YAML file holding one top-level mapping.
  * \param file the path to open and to name in locations
@@ -873,6 +952,21 @@ LoadYamlFile(const std::string& file,
         throw SpecError(where,
                         prefix + "cannot read " + what + " file '" + file + "': it is a directory");
     }
+    if (!fs::is_regular_file(status))
+    {
+        // A device, FIFO or socket could be endless (/dev/zero) or block forever.
+        throw SpecError(where,
+                        prefix + "cannot read " + what + " file '" + file
+                            + "': not a regular file");
+    }
+    const std::uintmax_t size = fs::file_size(file, ec);
+    if (!ec && size > MAX_YAML_FILE_BYTES)
+    {
+        throw SpecError(where,
+                        prefix + what + " file '" + file + "' is " + std::to_string(size)
+                            + " bytes; the limit is " + std::to_string(MAX_YAML_FILE_BYTES)
+                            + " (64 MiB)");
+    }
     std::ifstream in(file, std::ios::binary);
     if (!in)
     {
@@ -887,27 +981,51 @@ LoadYamlFile(const std::string& file,
         throw SpecError(where, prefix + "cannot read " + what + " file '" + file + "'");
     }
 
-    std::vector<YAML::Node> docs;
+    // Not YAML::LoadAll: on a stray flow indicator outside a flow collection (a file holding
+    // only ",") yaml-cpp 0.7's parser reports a null document without consuming the token,
+    // and LoadAll loops forever, allocating (found by ai-fabric-fuzz-yaml). Count at most
+    // two documents with the parser, noticing one that makes no progress; then load the
+    // first with YAML::Load.
+    const std::string text = content.str();
+    DocumentCounter counter;
+    YAML::Node doc;
     try
     {
-        docs = YAML::LoadAll(content.str());
+        std::istringstream stream(text);
+        YAML::Parser parser(stream);
+        while (counter.starts.size() < 2 && parser.HandleNextDocument(counter))
+        {
+            const std::size_t n = counter.starts.size();
+            if (n == 2 && counter.starts[1].pos == counter.starts[0].pos)
+            {
+                const std::size_t at = static_cast<std::size_t>(counter.starts[1].pos);
+                const std::string what = at < text.size() ? std::string(1, text[at]) : "end";
+                throw SpecError(At(file, counter.starts[1]),
+                                "malformed YAML: unexpected '" + what
+                                    + "' (a flow indicator outside [ ] or { })");
+            }
+        }
+        if (counter.starts.size() == 1)
+        {
+            doc = YAML::Load(text);
+        }
     }
     catch (const YAML::Exception& e)
     {
         throw SpecError(At(file, e.mark), "malformed YAML: " + e.msg);
     }
-    if (docs.empty() || (docs.size() == 1 && docs[0].IsNull()))
+    if (counter.starts.empty() || (counter.starts.size() == 1 && doc.IsNull()))
     {
         throw SpecError(fileOnly,
                         "the " + what + " file is empty; expected a mapping with keys "
                             + JoinList(keys));
     }
-    if (docs.size() > 1)
+    if (counter.starts.size() > 1)
     {
-        throw SpecError(At(file, docs[1].Mark()),
+        throw SpecError(At(file, counter.firstNode[1]),
                         "the " + what + " file holds more than one YAML document; expected one");
     }
-    return docs[0];
+    return doc;
 }
 
 /**
@@ -3728,6 +3846,8 @@ RunOptionHints()
     {
         h[key] = "'" + key + "' belongs under 'transport:'";
     }
+    h["no_progress"] = "'no_progress' belongs under 'watchdog:'";
+    h["stall_timeout"] = "did you mean 'watchdog: {no_progress: ...}'?";
     return h;
 }
 
@@ -3888,6 +4008,27 @@ ReadScenarioFile(const std::string& path)
     if (const Field* f = m.Find("stop_time"))
     {
         s.stopTime = ReadTime(*f, true);
+    }
+    s.watchdogWhere = s.where;
+    if (const Field* f = m.Find("watchdog"))
+    {
+        if (!f->value.IsMap())
+        {
+            f->Fail("expected a mapping (e.g. 'no_progress: 50ms' on the next line, indented), "
+                    "got "
+                    + Describe(f->value));
+        }
+        const Mapping w(f->value,
+                        path,
+                        "watchdog",
+                        {"no_progress"},
+                        {{"timeout", "did you mean 'no_progress'?"},
+                         {"interval", "did you mean 'no_progress'?"}});
+        s.watchdogWhere = f->KeyWhere();
+        if (const Field* np = w.Find("no_progress"))
+        {
+            s.watchdogNoProgress = ReadTime(*np, true);
+        }
     }
     s.forwarding = "ecmp";
     if (const Field* f = m.Find("forwarding"))

@@ -1038,4 +1038,31 @@ FabricNetDevice::SupportsSendFrom() const
     return false;
 }
 
+bool
+FabricNetDevice::IsFlowControlBlocked() const
+{
+    // Credits count the returns that have arrived but are not yet absorbed (GetCredits).
+    auto held = [this](std::size_t l, uint32_t wireBytes) {
+        if (m_lanes[l].paused)
+        {
+            return true;
+        }
+        return m_fc == FC_CREDIT
+               && GetCredits(static_cast<uint8_t>(l))
+                      < static_cast<int64_t>(CreditBytes(wireBytes));
+    };
+    for (std::size_t l = 0; l < m_lanes.size(); ++l)
+    {
+        if (!m_lanes[l].queue.empty() && held(l, m_lanes[l].queue.front().wireBytes))
+        {
+            return true;
+        }
+    }
+    if (m_sourceReady && !m_pull.IsNull() && LaneOf(m_pullPriority) < m_lanes.size())
+    {
+        return held(LaneOf(m_pullPriority), m_pullMaxWire);
+    }
+    return false;
+}
+
 } // namespace ns3

@@ -290,6 +290,12 @@ class FabricNetDevice : public NetDevice
      * or the port stalled for credits (CREDIT); 0 without flow control
      */
     int64_t GetHeldPs(uint8_t priority) const;
+    /**
+     * \brief For stall reports (not the packet path): is a packet held by flow control?
+     * \return true if some lane has a waiting packet (queued, or the pull source's) that
+     *         PFC pause or missing credits keep from leaving
+     */
+    bool IsFlowControlBlocked() const;
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;

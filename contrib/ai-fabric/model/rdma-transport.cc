@@ -657,7 +657,7 @@ RdmaTransport::ReceiveData(const FabricHeader& h)
         {
             MaybeSendCnp(m_rxQps[Key(h.m_src, h.m_qp)], h);
         }
-        Accept(h, false);
+        Accept(h, nullptr);
         return;
     }
 
@@ -671,7 +671,7 @@ RdmaTransport::ReceiveData(const FabricHeader& h)
         ++rx.expected;
         rx.nackSent = false;
         rx.dupSinceAck = 0;
-        Accept(h, true);
+        Accept(h, &rx);
         if (++rx.sinceAck >= m_ackInterval || (h.m_flags & FabricHeader::FLAG_LAST))
         {
             rx.sinceAck = 0;
@@ -703,27 +703,33 @@ RdmaTransport::ReceiveData(const FabricHeader& h)
 }
 
 void
-RdmaTransport::Accept(const FabricHeader& h, bool inOrder)
+RdmaTransport::Accept(const FabricHeader& h, RxQueuePair* rx)
 {
     m_bytesReceived += h.m_payload;
     const bool first = (h.m_flags & FabricHeader::FLAG_FIRST) != 0;
     const bool last = (h.m_flags & FabricHeader::FLAG_LAST) != 0;
     bool complete = false;
+    uint64_t delivered = h.m_payload;
     if (first && last)
     {
         complete = true; // single-packet message
     }
-    else if (inOrder)
+    else if (rx)
     {
         // In PSN order the last packet completes the message.
         if (first)
         {
             ++m_rxPartial;
+            rx->msgId = h.m_msgId;
+            rx->msgGot = 0;
         }
-        else if (last)
+        rx->msgGot += h.m_payload;
+        if (last)
         {
             --m_rxPartial;
             complete = true;
+            delivered = rx->msgGot;
+            rx->msgGot = 0;
         }
     }
     else
@@ -739,6 +745,7 @@ RdmaTransport::Accept(const FabricHeader& h, bool inOrder)
         *m_rxLastGot += h.m_payload;
         if (*m_rxLastGot >= h.m_msgBytes)
         {
+            delivered = got;
             m_rxProgress.erase(key);
             m_rxLastGot = nullptr;
             complete = true;
@@ -747,8 +754,26 @@ RdmaTransport::Accept(const FabricHeader& h, bool inOrder)
     if (complete)
     {
         ++m_messagesDelivered;
-        m_messageDelivered(h.m_src, m_endpoint, h.m_msgId, h.m_msgBytes);
+        m_messageDelivered(h.m_src, m_endpoint, h.m_msgId, delivered);
     }
+}
+
+uint64_t
+RdmaTransport::GetPartialBytes(uint32_t src, uint32_t msgId) const
+{
+    const auto it = m_rxProgress.find((static_cast<uint64_t>(src) << 32) | msgId);
+    if (it != m_rxProgress.end())
+    {
+        return it->second;
+    }
+    for (const auto& [key, rx] : m_rxQps)
+    {
+        if ((key >> 16) == src && rx.msgId == msgId && rx.msgGot > 0)
+        {
+            return rx.msgGot;
+        }
+    }
+    return 0;
 }
 
 void

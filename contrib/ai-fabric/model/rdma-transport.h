@@ -113,7 +113,8 @@ class RdmaTransport : public Object
      * \param src source endpoint
      * \param dst destination endpoint (this one)
      * \param msgId the message id the source's PostSend returned
-     * \param bytes payload bytes
+     * \param bytes payload bytes the receiver accepted for the message (counted packet by
+     *        packet; equal to the posted size unless bytes were lost or duplicated)
      */
     typedef void (*MessageTracedCallback)(uint32_t src,
                                           uint32_t dst,
@@ -237,6 +238,14 @@ class RdmaTransport : public Object
      * \return the queue pair's congestion controller (null before its first CNP)
      */
     Ptr<RdmaCongestionControl> GetQueuePairCongestionControl(uint32_t dst, uint16_t qp) const;
+    /**
+     * \brief Payload bytes accepted so far of a message not yet delivered (for stall
+     * reports; walks the receiver state, not for the packet path).
+     * \param src the source endpoint
+     * \param msgId the message id its PostSend returned
+     * \return the bytes accepted (0 if none, or if the message is already delivered)
+     */
+    uint64_t GetPartialBytes(uint32_t src, uint32_t msgId) const;
 
   protected:
     void DoDispose() override;
@@ -287,6 +296,8 @@ class RdmaTransport : public Object
         uint32_t sinceAck{0};    //!< go-back-N: in-order packets since the last ACK
         uint32_t dupSinceAck{0}; //!< go-back-N: duplicates since the last progress
         bool nackSent{false};    //!< go-back-N: NACK sent, no progress since
+        uint32_t msgId{0};       //!< go-back-N: message being received
+        uint64_t msgGot{0};      //!< go-back-N: its payload bytes accepted so far
         Time lastCnp{-1};        //!< last CNP sent (negative: none)
         EventId cnpTimer;        //!< CNP due at the end of the interval (marks meanwhile)
     };
@@ -432,9 +443,10 @@ class RdmaTransport : public Object
     /**
      * \brief Count an accepted data packet and deliver its message when complete.
      * \param h its header
-     * \param inOrder true if packets of the queue pair are accepted in PSN order
+     * \param rx the receiver state of its queue pair if packets of the queue pair are
+     *        accepted in PSN order (go-back-N), else null
      */
-    void Accept(const FabricHeader& h, bool inOrder);
+    void Accept(const FabricHeader& h, RxQueuePair* rx);
     /**
      * \brief Receiver: send a CNP for a data packet marked ECN CE, unless one
      * went to its queue pair less than the notification interval ago.

@@ -60,6 +60,10 @@ WorkloadRunner::Setup(const Workload* workload, const std::vector<Ptr<RdmaTransp
     m_startPs.assign(ops.size(), -1);
     m_endPs.assign(ops.size(), -1);
     m_opByMessage.assign(transports.size(), {});
+    m_messageIdOfOp.assign(ops.size(), UINT32_MAX);
+    m_messagesPosted = 0;
+    m_messagesDelivered = 0;
+    m_conservation.clear();
     m_bytesTotal = 0;
     for (uint32_t i = 0; i < ops.size(); ++i)
     {
@@ -105,6 +109,8 @@ WorkloadRunner::StartOp(uint32_t i)
             table.resize(msgId + 1, UINT32_MAX);
         }
         table[msgId] = i;
+        m_messageIdOfOp[i] = msgId;
+        ++m_messagesPosted;
     }
     else
     {
@@ -113,12 +119,23 @@ WorkloadRunner::StartOp(uint32_t i)
 }
 
 void
-WorkloadRunner::OnDelivered(uint32_t src, uint32_t /* dst */, uint32_t msgId, uint64_t /* bytes */)
+WorkloadRunner::OnDelivered(uint32_t src, uint32_t /* dst */, uint32_t msgId, uint64_t bytes)
 {
     const auto& table = m_opByMessage[src];
     if (msgId < table.size() && table[msgId] != UINT32_MAX)
     {
-        CompleteOp(table[msgId]);
+        const uint32_t op = table[msgId];
+        if (m_endPs[op] >= 0)
+        {
+            m_conservation.push_back(ConservationError{op, bytes, true});
+            return; // a message completes once
+        }
+        if (bytes != m_workload->GetOps()[op].bytes)
+        {
+            m_conservation.push_back(ConservationError{op, bytes, false});
+        }
+        ++m_messagesDelivered;
+        CompleteOp(op);
     }
 }
 
@@ -186,6 +203,30 @@ uint64_t
 WorkloadRunner::GetBytesDone() const
 {
     return m_bytesDone;
+}
+
+uint64_t
+WorkloadRunner::GetMessagesPosted() const
+{
+    return m_messagesPosted;
+}
+
+uint64_t
+WorkloadRunner::GetMessagesDelivered() const
+{
+    return m_messagesDelivered;
+}
+
+const std::vector<WorkloadRunner::ConservationError>&
+WorkloadRunner::GetConservationErrors() const
+{
+    return m_conservation;
+}
+
+uint32_t
+WorkloadRunner::GetMessageId(uint32_t op) const
+{
+    return m_messageIdOfOp[op];
 }
 
 } // namespace ns3

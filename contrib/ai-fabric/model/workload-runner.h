@@ -77,6 +77,26 @@ class WorkloadRunner : public Object
     /// \return payload bytes of SEND ops done
     uint64_t GetBytesDone() const;
 
+    /// A delivered message whose receiver counted other bytes than were posted.
+    struct ConservationError
+    {
+        uint32_t op;        //!< the SEND op
+        uint64_t delivered; //!< payload bytes the receiver accepted
+        bool duplicate;     //!< delivered again after it had completed
+    };
+
+    /// \return messages (SEND ops) posted so far
+    uint64_t GetMessagesPosted() const;
+    /// \return messages (SEND ops) delivered so far
+    uint64_t GetMessagesDelivered() const;
+    /// \return the delivered messages that broke byte conservation, in delivery order
+    const std::vector<ConservationError>& GetConservationErrors() const;
+    /**
+     * \param op a SEND op that has started
+     * \return the message id its sender's transport gave it (UINT32_MAX if none)
+     */
+    uint32_t GetMessageId(uint32_t op) const;
+
   protected:
     void DoDispose() override;
 
@@ -107,6 +127,10 @@ class WorkloadRunner : public Object
     uint64_t m_opsDone{0};                            //!< ops done
     uint64_t m_bytesTotal{0};                         //!< SEND payload bytes
     uint64_t m_bytesDone{0};                          //!< SEND payload bytes delivered
+    uint64_t m_messagesPosted{0};                     //!< SEND ops posted
+    uint64_t m_messagesDelivered{0};                  //!< SEND ops delivered
+    std::vector<ConservationError> m_conservation;    //!< conservation errors
+    std::vector<uint32_t> m_messageIdOfOp;            //!< per op: message id (SEND)
     TracedCallback<uint32_t> m_opStarted;             //!< op started
     TracedCallback<uint32_t> m_opCompleted;           //!< op done
 };

@@ -1,0 +1,411 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Robustness (docs/robustness.md): the bytes-per-rank formulas against the
+ * messages every algorithm builds, the end-of-run invariants, the watchdog and
+ * its deadlock report on a known PFC deadlock, SIGTERM during a run, and the
+ * memory estimate (refusal, and within 2x of the measured peak).
+ */
+
+#include "ns3/collective-algorithm.h"
+#include "ns3/collective-bytes.h"
+#include "ns3/run-checks.h"
+#include "ns3/scenario-runner.h"
+#include "ns3/workload.h"
+#include "ns3/yaml-scenario-reader.h"
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#ifndef AI_FABRIC_SOURCE_DIR
+#    error "AI_FABRIC_SOURCE_DIR must name the repository root"
+#endif
+#ifndef AI_FABRIC_BINARY
+#    error "AI_FABRIC_BINARY must name the ai-fabric executable"
+#endif
+
+namespace fs = std::filesystem;
+using namespace ns3;
+
+namespace
+{
+
+std::string
+Src(const std::string& rel)
+{
+    return std::string(AI_FABRIC_SOURCE_DIR) + "/" + rel;
+}
+
+std::string
+Slurp(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+fs::path
+Scratch(const std::string& name)
+{
+    // Per process: other checkouts may run the same tests at the same time.
+    const fs::path d = fs::temp_directory_path()
+                       / ("ai-fabric-robustness-test-" + name + "-" + std::to_string(getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+/// A child process running the tool, stdout and stderr to files in \p dir.
+pid_t
+Spawn(const std::vector<std::string>& args, const fs::path& dir)
+{
+    const std::string out = (dir / "stdout.txt").string();
+    const std::string err = (dir / "stderr.txt").string();
+    const pid_t pid = fork();
+    if (pid == 0)
+    {
+        std::freopen(out.c_str(), "w", stdout);
+        std::freopen(err.c_str(), "w", stderr);
+        std::vector<char*> argv;
+        argv.push_back(const_cast<char*>(AI_FABRIC_BINARY));
+        for (const auto& a : args)
+        {
+            argv.push_back(const_cast<char*>(a.c_str()));
+        }
+        argv.push_back(nullptr);
+        execv(AI_FABRIC_BINARY, argv.data());
+        _exit(127);
+    }
+    return pid;
+}
+
+/// Wait for a child. \return its exit status (-signal if killed); \p maxRssKiB its peak RSS
+int
+Wait(pid_t pid, long* maxRssKiB = nullptr)
+{
+    int raw = 0;
+    struct rusage ru = {};
+    if (wait4(pid, &raw, 0, &ru) != pid)
+    {
+        return -1000;
+    }
+    if (maxRssKiB)
+    {
+        *maxRssKiB = ru.ru_maxrss;
+    }
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : -WTERMSIG(raw);
+}
+
+/// Build one group with its algorithm and sum each rank's SEND bytes.
+std::vector<uint64_t>
+BuiltBytes(const WorkloadGroup& g)
+{
+    Workload wl;
+    const uint32_t gid = wl.AddGroup(g);
+    WorkloadOp start;
+    start.kind = WorkloadOp::DELAY;
+    start.group = gid;
+    const uint32_t s = wl.AddOp(start);
+    CreateCollectiveAlgorithm(g.algorithm)->Build(wl, gid, {s});
+    std::vector<uint64_t> sent(g.ranks.size(), 0);
+    for (const WorkloadOp& op : wl.GetOps())
+    {
+        if (op.kind == WorkloadOp::SEND)
+        {
+            sent[op.rank] += op.bytes;
+        }
+    }
+    return sent;
+}
+
+} // namespace
+
+/// ExpectedBytesPerRank() (the closed forms of docs/collectives.md) equals the bytes
+/// every algorithm's messages carry, rank by rank, for every op it implements, odd
+/// sizes, several channels and roots.
+TEST(Robustness, BytesPerRankFormulaMatchesEveryAlgorithm)
+{
+    int checked = 0;
+    for (const std::string& algorithm : CollectiveAlgorithmNames())
+    {
+        Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(algorithm);
+        for (const std::string& op : CollectiveOpNames())
+        {
+            if (!algo->Supports(op))
+            {
+                continue;
+            }
+            for (const uint32_t p : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 12u, 16u})
+            {
+                for (const uint32_t channels : {1u, 3u})
+                {
+                    for (const uint64_t bytes : {uint64_t{1000003}, uint64_t{1} << 20})
+                    {
+                        WorkloadGroup g;
+                        g.name = "g";
+                        g.op = op;
+                        g.algorithm = algorithm;
+                        g.bytes = bytes;
+                        g.channels = channels;
+                        g.chunkBytes = 64 * 1024;
+                        g.root = p > 2 ? 2 : 0;
+                        g.ranksPerNode = p % 4 == 0 ? 4 : (p % 2 == 0 ? 2 : 1);
+                        for (uint32_t i = 0; i < p; ++i)
+                        {
+                            g.ranks.push_back(i);
+                        }
+                        if (op == "send-recv")
+                        {
+                            for (uint32_t i = 0; i + 1 < p; ++i)
+                            {
+                                g.transfers.push_back(WorkloadTransfer{i, (i + 2) % p, 1000 + i});
+                            }
+                            if (g.transfers.empty() || p < 3)
+                            {
+                                g.transfers = {WorkloadTransfer{0, p - 1, 4097}};
+                            }
+                        }
+                        if (op == "all-to-all" && p % 2 == 1)
+                        {
+                            for (uint32_t i = 0; i < p * p; ++i)
+                            {
+                                g.matrix.push_back(i % 3 == 0 ? 0 : 777 * i);
+                            }
+                        }
+                        if (!algo->Validate(g).empty())
+                        {
+                            continue;
+                        }
+                        std::vector<uint64_t> expected;
+                        ASSERT_TRUE(ExpectedBytesPerRank(g, expected))
+                            << algorithm << " " << op << " has no formula";
+                        EXPECT_EQ(expected, BuiltBytes(g)) << algorithm << " " << op << " P=" << p
+                                                           << " C=" << channels << " S=" << bytes;
+                        ++checked;
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_GE(checked, 200);
+    // No formula for what no algorithm implements: the check skips it.
+    WorkloadGroup compute;
+    compute.algorithm = "none";
+    compute.op = "compute";
+    std::vector<uint64_t> none;
+    EXPECT_FALSE(ExpectedBytesPerRank(compute, none));
+}
+
+/// A known PFC deadlock (tests/scenarios/pfc-ring-deadlock.yaml): the watchdog stops
+/// the run, the stall report lists the five open messages and the cycle is named.
+TEST(Robustness, PfcRingDeadlockIsStoppedAndNamed)
+{
+    const ScenarioSpec spec = ReadScenarioFile(Src("tests/scenarios/pfc-ring-deadlock.yaml"));
+    const RunResults r = RunScenario(spec, RunOptions{});
+    EXPECT_FALSE(r.complete);
+    EXPECT_EQ(r.stopReason, "no_progress");
+    EXPECT_LT(r.simTimeS, 0.01); // long before the 50 ms stop_time
+    EXPECT_EQ(r.counters.losslessDrops, 0u);
+    EXPECT_TRUE(r.violations.empty()) << r.violations.front();
+    const std::vector<std::string> cycle{"sw0->sw1",
+                                         "sw1->sw2",
+                                         "sw2->sw3",
+                                         "sw3->sw4",
+                                         "sw4->sw0"};
+    EXPECT_EQ(r.deadlockCycle, cycle);
+    EXPECT_EQ(r.openMessages, 5u);
+    ASSERT_EQ(r.stallReport.size(), 5u);
+    for (uint32_t i = 0; i < 5; ++i)
+    {
+        EXPECT_EQ(r.stallReport[i].src, i);
+        EXPECT_EQ(r.stallReport[i].dst, (i + 2) % 5);
+        EXPECT_EQ(r.stallReport[i].bytes, 8u << 20);
+        EXPECT_LT(r.stallReport[i].delivered, r.stallReport[i].bytes);
+    }
+}
+
+/// The same through the CLI: exit 3, the cycle on stderr and in summary.json.
+TEST(Robustness, DeadlockReportOnTheCommandLine)
+{
+    const fs::path s = Scratch("deadlock");
+    const pid_t pid = Spawn(
+        {"run", Src("tests/scenarios/pfc-ring-deadlock.yaml"), "--out", (s / "out").string()},
+        s);
+    EXPECT_EQ(Wait(pid), 3);
+    const std::string err = Slurp(s / "stderr.txt");
+    EXPECT_NE(err.find("sw0->sw1 -> sw1->sw2 -> sw2->sw3 -> sw3->sw4 -> sw4->sw0"),
+              std::string::npos)
+        << err;
+    EXPECT_NE(err.find("open message"), std::string::npos) << err;
+    const std::string summary = Slurp(s / "out" / "summary.json");
+    EXPECT_NE(summary.find("\"complete\": false"), std::string::npos);
+    EXPECT_NE(summary.find("\"stop_reason\": \"no_progress\""), std::string::npos);
+    EXPECT_NE(summary.find("\"sw4->sw0\""), std::string::npos) << summary.substr(0, 2000);
+}
+
+/// The watchdog changes nothing in a run that progresses: the same results with a
+/// 1 us no_progress interval (checked every 10 us) as with the default.
+TEST(Robustness, WatchdogDoesNotChangeResults)
+{
+    ScenarioSpec spec = ReadScenarioFile(Src("examples/roce-incast-dcqcn.yaml"));
+    RunOptions o;
+    o.trace = false;
+    const RunResults a = RunScenario(spec, o);
+    spec.watchdogNoProgress = MicroSeconds(1);
+    const RunResults b = RunScenario(spec, o);
+    EXPECT_TRUE(a.complete);
+    EXPECT_TRUE(b.complete);
+    EXPECT_EQ(a.stopReason, "done");
+    EXPECT_TRUE(a.violations.empty());
+    EXPECT_EQ(a.events, b.events);
+    EXPECT_EQ(a.simTimeS, b.simTimeS);
+    EXPECT_EQ(a.packetHops, b.packetHops);
+    ASSERT_EQ(a.flows.size(), b.flows.size());
+    for (std::size_t i = 0; i < a.flows.size(); ++i)
+    {
+        EXPECT_EQ(a.flows[i].endS, b.flows[i].endS);
+    }
+}
+
+/// A run cut off by its stop_time lists its open messages; the invariants hold.
+TEST(Robustness, StopTimeListsOpenMessages)
+{
+    ScenarioSpec spec = ReadScenarioFile(Src("examples/ring-allreduce-4gpu.yaml"));
+    spec.stopTime = MicroSeconds(20);
+    const RunResults r = RunScenario(spec, RunOptions{});
+    EXPECT_FALSE(r.complete);
+    EXPECT_EQ(r.stopReason, "stop_time");
+    EXPECT_GT(r.openMessages, 0u);
+    EXPECT_EQ(r.stallReport.size(), std::min<uint64_t>(r.openMessages, MAX_STALL_REPORT));
+    EXPECT_TRUE(r.deadlockCycle.empty()); // no flow control holds anything
+    EXPECT_TRUE(r.violations.empty()) << r.violations.front();
+}
+
+/// SIGTERM during a long run: it stops, writes summary.json with complete: false and
+/// interrupted: true, leaves no temporary file, and exits 143 (128 + SIGTERM).
+TEST(Robustness, SigtermWritesPartialResults)
+{
+    const fs::path s = Scratch("sigterm");
+    const fs::path out = s / "out";
+    const pid_t pid
+        = Spawn({"run", Src("tests/scenarios/long-run.yaml"), "--out", out.string(), "--quiet"}, s);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500)); // past the YAML reading
+    kill(pid, SIGTERM);
+    EXPECT_EQ(Wait(pid), 128 + SIGTERM) << Slurp(s / "stderr.txt");
+    const std::string summary = Slurp(out / "summary.json");
+    EXPECT_NE(summary.find("\"complete\": false"), std::string::npos);
+    EXPECT_NE(summary.find("\"interrupted\": true"), std::string::npos);
+    EXPECT_NE(summary.find("\"stop_reason\": \"interrupted\""), std::string::npos);
+    for (const auto& e : fs::directory_iterator(out))
+    {
+        EXPECT_NE(e.path().extension(), ".tmp") << e.path();
+    }
+    EXPECT_NE(Slurp(s / "stderr.txt").find("interrupted"), std::string::npos);
+}
+
+/// A second signal exits at once with 128 + signal and leaves no temporary file.
+TEST(Robustness, SecondSignalExitsAtOnce)
+{
+    const fs::path s = Scratch("sigterm2");
+    const fs::path out = s / "out";
+    const pid_t pid
+        = Spawn({"run", Src("tests/scenarios/long-run.yaml"), "--out", out.string(), "--quiet"}, s);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    kill(pid, SIGINT);
+    kill(pid, SIGINT);
+    EXPECT_EQ(Wait(pid), 128 + SIGINT);
+    if (fs::exists(out))
+    {
+        for (const auto& e : fs::directory_iterator(out))
+        {
+            EXPECT_NE(e.path().extension(), ".tmp") << e.path();
+        }
+    }
+}
+
+/// A scenario estimated above --memory-limit is refused up front: exit 2, the estimate
+/// and the limit in the message, nothing written.
+TEST(Robustness, MemoryLimitRefusesUpFront)
+{
+    const fs::path s = Scratch("memlimit");
+    const pid_t pid = Spawn({"run",
+                             Src("tests/scenarios/memory-mid.yaml"),
+                             "--out",
+                             (s / "out").string(),
+                             "--memory-limit",
+                             "8MiB"},
+                            s);
+    EXPECT_EQ(Wait(pid), 2);
+    const std::string err = Slurp(s / "stderr.txt");
+    EXPECT_NE(err.find("needs an estimated"), std::string::npos) << err;
+    EXPECT_NE(err.find("8.0 MiB (8388608 bytes) of --memory-limit"), std::string::npos) << err;
+    EXPECT_FALSE(fs::exists(s / "out"));
+    const pid_t bad
+        = Spawn({"run", Src("tests/scenarios/memory-mid.yaml"), "--memory-limit", "8"}, s);
+    EXPECT_EQ(Wait(bad), 2);
+
+    // A fabric too large to even build its graph (2 M GPUs) is refused from its sizing.
+    std::ofstream(s / "huge.yaml") << "topology:\n  kind: fat-tree\n  radix: 200\n"
+                                   << "  link: {profile: ib-ndr}\ntraffic:\n  collectives:\n"
+                                   << "    - {op: all-reduce, size: 1MiB, ranks: [0, 1]}\n";
+    const pid_t huge = Spawn({"run",
+                              (s / "huge.yaml").string(),
+                              "--out",
+                              (s / "out").string(),
+                              "--memory-limit",
+                              "4GiB"},
+                             s);
+    EXPECT_EQ(Wait(huge), 2);
+    const std::string hugeErr = Slurp(s / "stderr.txt");
+    EXPECT_NE(hugeErr.find("huge.yaml:2:3: error: the run needs an estimated 26.1 GiB"),
+              std::string::npos)
+        << hugeErr;
+    EXPECT_FALSE(fs::exists(s / "out"));
+}
+
+/// The estimate is within a factor 2 of the peak resident memory of a mid-size run.
+TEST(Robustness, MemoryEstimateWithinTwoXOfPeak)
+{
+    const fs::path s = Scratch("memory");
+    const pid_t pid = Spawn(
+        {"run", Src("tests/scenarios/memory-mid.yaml"), "--out", (s / "out").string(), "--quiet"},
+        s);
+    long rssKiB = 0;
+    ASSERT_EQ(Wait(pid, &rssKiB), 0) << Slurp(s / "stderr.txt");
+    const std::string summary = Slurp(s / "out" / "summary.json");
+    const std::string key = "\"memory_estimate_bytes\": ";
+    const std::size_t at = summary.find(key);
+    ASSERT_NE(at, std::string::npos);
+    const double estimate = std::stod(summary.substr(at + key.size()));
+    const double peak = rssKiB * 1024.0;
+    RecordProperty("estimate_bytes", std::to_string(estimate));
+    RecordProperty("peak_rss_bytes", std::to_string(peak));
+    EXPECT_GT(estimate, peak / 2) << "peak " << peak;
+    EXPECT_LT(estimate, peak * 2) << "peak " << peak;
+}
+
+/// Dragonfly+ with Valiant routing and credit flow control under an all-to-all: the
+/// lane change where a detour ends keeps the credit waits acyclic, so the run
+/// completes (credits do hold packets: flow-control stall time is not zero).
+TEST(Robustness, DragonflyPlusValiantDoesNotDeadlock)
+{
+    const ScenarioSpec spec
+        = ReadScenarioFile(Src("tests/scenarios/dragonfly-valiant-alltoall.yaml"));
+    const RunResults r = RunScenario(spec, RunOptions{});
+    EXPECT_TRUE(r.complete) << r.stopReason;
+    EXPECT_EQ(r.stopReason, "done");
+    EXPECT_TRUE(r.deadlockCycle.empty());
+    EXPECT_TRUE(r.violations.empty()) << r.violations.front();
+    EXPECT_GT(r.counters.stallS, 0.0);
+}
