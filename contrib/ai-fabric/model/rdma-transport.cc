@@ -745,7 +745,7 @@ RdmaTransport::Accept(const FabricHeader& h, RxQueuePair* rx)
         *m_rxLastGot += h.m_payload;
         if (*m_rxLastGot >= h.m_msgBytes)
         {
-            delivered = got;
+            delivered = *m_rxLastGot;
             m_rxProgress.erase(key);
             m_rxLastGot = nullptr;
             complete = true;
