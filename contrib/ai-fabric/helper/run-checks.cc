@@ -344,29 +344,9 @@ CheckRun(const FabricGraph& graph,
     }
 
     // Bytes per rank against the algorithm's formula (complete runs).
-    std::vector<uint32_t> first(groups.size() + 1, 0);
-    for (const WorkloadOp& op : ops)
-    {
-        if (op.kind == WorkloadOp::SEND)
-        {
-            ++first[op.group + 1];
-        }
-    }
-    for (std::size_t g = 0; g < groups.size(); ++g)
-    {
-        first[g + 1] += first[g];
-    }
-    std::vector<uint32_t> sends(first.back());
-    {
-        std::vector<uint32_t> cursor(first.begin(), first.end() - 1);
-        for (uint32_t i = 0; i < ops.size(); ++i)
-        {
-            if (ops[i].kind == WorkloadOp::SEND)
-            {
-                sends[cursor[ops[i].group]++] = i;
-            }
-        }
-    }
+    const Workload::GroupSends bucketed = workload.GetSendsByGroup();
+    const std::vector<uint32_t>& first = bucketed.first;
+    const std::vector<uint32_t>& sends = bucketed.sends;
     std::vector<uint32_t> position(fabric.transports.size(), UINT32_MAX);
     std::vector<uint64_t> expected;
     std::vector<uint64_t> actual;

@@ -74,31 +74,7 @@ BuildWorkload(const ScenarioSpec& spec, uint32_t gpus, Workload& wl)
             throw SpecError(c.where,
                             "algorithm '" + c.algorithm + "' does not implement '" + c.op + "'");
         }
-        WorkloadGroup g;
-        g.name = c.name;
-        g.op = c.op;
-        g.algorithm = c.algorithm;
-        g.bytes = c.bytes;
-        g.start = c.start;
-        g.ranks = c.ranks;
-        g.channels = c.channels;
-        g.chunkBytes = c.chunkBytes;
-        g.gammaSecondsPerByte = c.gammaSecondsPerByte;
-        g.root = c.root;
-        g.ranksPerNode = c.ranksPerNode;
-        g.matrix = c.matrix;
-        for (std::size_t t = 0; t < c.transferSrc.size(); ++t)
-        {
-            g.transfers.push_back(
-                WorkloadTransfer{c.transferSrc[t], c.transferDst[t], c.transferBytes[t]});
-        }
-        if (g.ranks.empty())
-        {
-            for (uint32_t i = 0; i < gpus; ++i)
-            {
-                g.ranks.push_back(i);
-            }
-        }
+        WorkloadGroup g = MakeWorkloadGroup(c, gpus);
         for (const uint32_t r : g.ranks)
         {
             if (r >= gpus)
@@ -584,29 +560,9 @@ GatherGroups(const FabricGraph& graph,
     }
 
     // SEND ops bucketed by group (a counting sort: O(ops)).
-    std::vector<uint32_t> first(groups.size() + 1, 0);
-    for (const WorkloadOp& op : ops)
-    {
-        if (op.kind == WorkloadOp::SEND)
-        {
-            ++first[op.group + 1];
-        }
-    }
-    for (std::size_t g = 0; g < groups.size(); ++g)
-    {
-        first[g + 1] += first[g];
-    }
-    std::vector<uint32_t> sends(first.back());
-    {
-        std::vector<uint32_t> cursor(first.begin(), first.end() - 1);
-        for (uint32_t i = 0; i < ops.size(); ++i)
-        {
-            if (ops[i].kind == WorkloadOp::SEND)
-            {
-                sends[cursor[ops[i].group]++] = i;
-            }
-        }
-    }
+    const Workload::GroupSends bucketed = workload.GetSendsByGroup();
+    const std::vector<uint32_t>& first = bucketed.first;
+    const std::vector<uint32_t>& sends = bucketed.sends;
 
     // Scratch shared by every group, indexed by GPU and reset after each group.
     std::vector<uint32_t> position(gpuCount, UINT32_MAX);
@@ -930,6 +886,45 @@ GatherTraining(const TrainingBuild& tb, const WorkloadRunner& runner, bool trace
     }
 }
 } // namespace
+
+WorkloadGroup
+MakeWorkloadGroup(const CollectiveSpec& c, uint32_t gpus)
+{
+    WorkloadGroup g;
+    g.name = c.name;
+    g.op = c.op;
+    g.algorithm = c.algorithm;
+    g.bytes = c.bytes;
+    g.start = c.start;
+    g.ranks = c.ranks;
+    g.channels = c.channels;
+    g.chunkBytes = c.chunkBytes;
+    g.gammaSecondsPerByte = c.gammaSecondsPerByte;
+    g.root = c.root;
+    g.ranksPerNode = c.ranksPerNode;
+    g.matrix = c.matrix;
+    for (std::size_t t = 0; t < c.transferSrc.size(); ++t)
+    {
+        g.transfers.push_back(
+            WorkloadTransfer{c.transferSrc[t], c.transferDst[t], c.transferBytes[t]});
+    }
+    if (g.ranks.empty())
+    {
+        for (uint32_t i = 0; i < gpus; ++i)
+        {
+            g.ranks.push_back(i);
+        }
+    }
+    if (g.op == "permutation" && g.ranks.size() >= 2)
+    {
+        const auto p = static_cast<uint32_t>(g.ranks.size());
+        for (uint32_t i = 0; i < p; ++i)
+        {
+            g.transfers.push_back(WorkloadTransfer{i, (i + 1) % p, g.bytes});
+        }
+    }
+    return g;
+}
 
 RunResults
 RunScenario(const ScenarioSpec& spec, const RunOptions& options)

@@ -7,6 +7,8 @@
 #include "run-results.h"
 #include "scenario-spec.h"
 
+#include "ns3/workload.h"
+
 #include <ostream>
 #include <string>
 #include <vector>
@@ -42,6 +44,18 @@ struct SweepResults
     RunResults last;            //!< the full results of the last (largest) size, with
                                 //!< RunResults::sweep and sweepCollective filled in
 };
+
+/**
+ * \ingroup ai-fabric
+ * \brief The workload group of one collective of the traffic: its fields, its ranks (the
+ * first \p gpus GPUs when the collective lists none: `ranks: all`) and its transfers
+ * (send-recv: as given; permutation: the shift i -> i + 1, a derangement with the same
+ * bytes per rank as any other, which RunScenario replaces by the seeded random draw).
+ * \param c the collective
+ * \param gpus GPUs of the fabric
+ * \return the group, ready for CollectiveAlgorithm::Validate() and the analytic model
+ */
+WorkloadGroup MakeWorkloadGroup(const CollectiveSpec& c, uint32_t gpus);
 
 /**
  * \ingroup ai-fabric

@@ -261,15 +261,7 @@ GatherStragglers(const FabricGraph& graph,
         }
     }
     // SEND ops of every group, in op order: the order flows.csv numbers them in.
-    std::vector<std::vector<uint32_t>> sends(groups.size());
-    for (uint32_t i = 0; i < ops.size(); ++i)
-    {
-        const WorkloadOp& op = ops[i];
-        if (op.kind == WorkloadOp::SEND && op.group < groups.size())
-        {
-            sends[op.group].push_back(i);
-        }
-    }
+    const Workload::GroupSends sends = workload.GetSendsByGroup();
 
     struct Candidate
     {
@@ -286,7 +278,7 @@ GatherStragglers(const FabricGraph& graph,
     uint64_t flowId = 0;
     for (uint32_t g = 0; g < groups.size(); ++g)
     {
-        if (sends[g].empty())
+        if (sends.first[g] == sends.first[g + 1])
         {
             continue;
         }
@@ -309,8 +301,9 @@ GatherStragglers(const FabricGraph& graph,
             bucketTraining.push_back(isTraining);
             buckets.emplace_back();
         }
-        for (const uint32_t i : sends[g])
+        for (uint32_t j = sends.first[g]; j < sends.first[g + 1]; ++j)
         {
+            const uint32_t i = sends.sends[j];
             const int64_t end = runner.GetOpEnd(i).GetPicoSeconds();
             if (end < 0)
             {

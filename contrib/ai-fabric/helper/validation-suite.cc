@@ -817,31 +817,7 @@ struct CollectivePoint
 double
 ClosedForm(const ScenarioSpec& spec, int index, const FabricGraph& graph, CollectiveModel model)
 {
-    const CollectiveSpec& c = spec.traffic.collectives[index];
-    WorkloadGroup g;
-    g.name = c.name;
-    g.op = c.op;
-    g.algorithm = c.algorithm;
-    g.bytes = c.bytes;
-    g.ranks = c.ranks;
-    g.channels = c.channels;
-    g.chunkBytes = c.chunkBytes;
-    g.gammaSecondsPerByte = c.gammaSecondsPerByte;
-    g.root = c.root;
-    g.ranksPerNode = c.ranksPerNode;
-    g.matrix = c.matrix;
-    for (std::size_t t = 0; t < c.transferSrc.size(); ++t)
-    {
-        g.transfers.push_back(
-            WorkloadTransfer{c.transferSrc[t], c.transferDst[t], c.transferBytes[t]});
-    }
-    if (g.ranks.empty())
-    {
-        for (uint32_t i = 0; i < graph.GetGpuCount(); ++i)
-        {
-            g.ranks.push_back(i);
-        }
-    }
+    const WorkloadGroup g = MakeWorkloadGroup(spec.traffic.collectives[index], graph.GetGpuCount());
     return CollectiveTime(g, CollectiveAlphaBeta(graph, g), model);
 }
 

@@ -2718,39 +2718,7 @@ ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topo
     // What only the algorithm knows (halving-doubling: a power-of-two P), once P is known.
     if (ranks > 0)
     {
-        WorkloadGroup g;
-        g.name = spec.name;
-        g.op = spec.op;
-        g.algorithm = spec.algorithm;
-        g.bytes = spec.bytes;
-        g.ranks = spec.ranks;
-        if (g.ranks.empty()) // `ranks: all`
-        {
-            for (uint32_t i = 0; i < ranks; ++i)
-            {
-                g.ranks.push_back(i);
-            }
-        }
-        g.channels = spec.channels;
-        g.chunkBytes = spec.chunkBytes;
-        g.gammaSecondsPerByte = spec.gammaSecondsPerByte;
-        g.root = spec.root;
-        g.ranksPerNode = spec.ranksPerNode;
-        g.matrix = spec.matrix;
-        for (std::size_t t = 0; t < spec.transferSrc.size(); ++t)
-        {
-            g.transfers.push_back(
-                WorkloadTransfer{spec.transferSrc[t], spec.transferDst[t], spec.transferBytes[t]});
-        }
-        if (g.op == "permutation" && g.ranks.size() >= 2)
-        {
-            // The derangement is drawn at build time from the seed; any one checks the rest.
-            for (uint32_t i = 0; i < g.ranks.size(); ++i)
-            {
-                g.transfers.push_back(
-                    WorkloadTransfer{i, static_cast<uint32_t>((i + 1) % g.ranks.size()), g.bytes});
-            }
-        }
+        WorkloadGroup g = MakeWorkloadGroup(spec, ranks);
         std::string problem = CreateCollectiveAlgorithm(spec.algorithm)->Validate(g);
         if (problem.empty() && spec.sweep)
         {

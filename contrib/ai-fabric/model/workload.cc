@@ -42,6 +42,35 @@ Workload::Reserve(std::size_t ops, std::size_t dependencies)
     }
 }
 
+Workload::GroupSends
+Workload::GetSendsByGroup() const
+{
+    GroupSends b;
+    b.first.assign(m_groups.size() + 1, 0);
+    for (const WorkloadOp& op : m_ops)
+    {
+        if (op.kind == WorkloadOp::SEND && op.group < m_groups.size())
+        {
+            ++b.first[op.group + 1];
+        }
+    }
+    for (std::size_t g = 0; g < m_groups.size(); ++g)
+    {
+        b.first[g + 1] += b.first[g];
+    }
+    b.sends.resize(b.first.back());
+    std::vector<uint32_t> cursor(b.first.begin(), b.first.end() - 1);
+    for (uint32_t i = 0; i < m_ops.size(); ++i)
+    {
+        const WorkloadOp& op = m_ops[i];
+        if (op.kind == WorkloadOp::SEND && op.group < m_groups.size())
+        {
+            b.sends[cursor[op.group]++] = i;
+        }
+    }
+    return b;
+}
+
 void
 Workload::Finalize()
 {

@@ -135,6 +135,19 @@ class Workload
     /// \return dependencies added so far (before Finalize) or stored (after)
     std::size_t GetDependencyCount() const;
 
+    /**
+     * \brief The SEND ops of every group, in op order, as compressed rows: the sends of
+     * group g are sends[first[g]] to sends[first[g + 1] - 1]. O(ops) (a counting sort).
+     */
+    struct GroupSends
+    {
+        std::vector<uint32_t> first; //!< per group (+ 1): start of its row in sends
+        std::vector<uint32_t> sends; //!< SEND op indices, grouped, in op order per group
+    };
+
+    /// \return the SEND ops bucketed by group (GroupSends)
+    GroupSends GetSendsByGroup() const;
+
   private:
     std::vector<WorkloadOp> m_ops;                      //!< ops
     std::vector<WorkloadGroup> m_groups;                //!< groups
