@@ -352,7 +352,7 @@ TEST(PortMetrics, IncastCountsEcnPerPortAndQueueTails)
 
 TEST(TimeSeries, BinsAccountForEveryPortsBusyTime)
 {
-    for (const Time interval : {Time(0), MicroSeconds(5)})
+    for (const Time& interval : {Time(0), MicroSeconds(5)})
     {
         const RunResults r = RunScenario(Incast(interval), RunOptions{});
         ASSERT_TRUE(r.complete);
@@ -498,8 +498,7 @@ TEST(SampleInterval, CliWritesTheNewFilesWithTheGivenBins)
     }
     EXPECT_GT(rows, 0);
 
-    for (const std::string& bad :
-         {"--sample-interval 0us", "--sample-interval fast", "--sample-interval"})
+    for (const char* bad : {"--sample-interval 0us", "--sample-interval fast", "--sample-interval"})
     {
         const fs::path out = s / "bad";
         EXPECT_EQ(Tool("run '" + example + "' --out '" + out.string() + "' " + bad, s), 2) << bad;

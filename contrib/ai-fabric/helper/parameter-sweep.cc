@@ -5,6 +5,7 @@
 
 #include "atomic-file.h"
 #include "json-writer.h"
+#include "results-writer.h"
 #include "scenario-spec.h"
 #include "yaml-scenario-reader.h"
 
@@ -552,26 +553,6 @@ RequireScalar(const YAML::Node& map,
         throw SpecError(At(file, v.Mark()), "'" + key + "' must be a non-empty text");
     }
     return v;
-}
-
-/// \return \p v as CSV field (RFC 4180)
-std::string
-CsvField(const std::string& v)
-{
-    if (v.find_first_of(",\"\r\n") == std::string::npos)
-    {
-        return v;
-    }
-    std::string q = "\"";
-    for (const char c : v)
-    {
-        q += c;
-        if (c == '"')
-        {
-            q += '"';
-        }
-    }
-    return q + "\"";
 }
 
 /// \return the status word of a child's wait status

@@ -193,31 +193,6 @@ NsOrEmpty(double seconds)
 }
 
 /**
- * \brief Quote a CSV field per RFC 4180 when it needs it.
- * \param field the raw text
- * \return the field, quoted (with doubled quotes) if it holds , " CR or LF
- */
-std::string
-CsvField(const std::string& field)
-{
-    if (field.find_first_of(",\"\r\n") == std::string::npos)
-    {
-        return field;
-    }
-    std::string out = "\"";
-    for (char c : field)
-    {
-        if (c == '"')
-        {
-            out += '"';
-        }
-        out += c;
-    }
-    out += '"';
-    return out;
-}
-
-/**
  * \brief Write tail percentiles as a JSON object: count, p50, p90, p99, p999, max.
  * \param w the writer, positioned where a value is due
  * \param t the tails
@@ -525,6 +500,26 @@ PrintTraining(const TrainingResult& t, std::ostream& os)
 }
 
 } // namespace
+
+std::string
+CsvField(const std::string& field)
+{
+    if (field.find_first_of(",\"\r\n") == std::string::npos)
+    {
+        return field;
+    }
+    std::string out = "\"";
+    for (char c : field)
+    {
+        if (c == '"')
+        {
+            out += '"';
+        }
+        out += c;
+    }
+    out += '"';
+    return out;
+}
 
 void
 WriteTraceJson(const RunResults& r, std::ostream& os)

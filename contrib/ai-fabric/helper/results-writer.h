@@ -216,6 +216,14 @@ void WriteSweepCsv(const RunResults& results, const std::string& path);
  */
 void PrintSweepTable(const RunResults& results, std::ostream& os);
 
+/**
+ * \ingroup ai-fabric
+ * \brief Quote a CSV field per RFC 4180 when it needs it.
+ * \param field the raw text
+ * \return the field, quoted (with doubled quotes) if it holds , " CR or LF
+ */
+std::string CsvField(const std::string& field);
+
 } // namespace ns3
 
 #endif /* AI_FABRIC_RESULTS_WRITER_H */

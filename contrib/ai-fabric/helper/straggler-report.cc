@@ -7,6 +7,7 @@
 #include "fabric-builder.h"
 #include "fabric-graph.h"
 #include "json-writer.h"
+#include "results-writer.h"
 
 #include "ns3/straggler-ledger.h"
 #include "ns3/workload-runner.h"
@@ -197,22 +198,6 @@ AttributeFlow(const FabricGraph& graph,
         return a.attributedS > b.attributedS;
     });
     return f;
-}
-
-/// \param field a CSV field \return it, quoted if it holds a comma, quote or newline
-std::string
-Csv(const std::string& field)
-{
-    if (field.find_first_of(",\"\n\r") == std::string::npos)
-    {
-        return field;
-    }
-    std::string q = "\"";
-    for (const char c : field)
-    {
-        q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    }
-    return q + "\"";
 }
 
 /// \param f a straggler \return what it is the tail of
@@ -504,9 +489,9 @@ WriteStragglersCsv(const RunResults& r, std::ostream& os)
             const StragglerHop& h = f.hops[i];
             char share[32];
             std::snprintf(share, sizeof share, "%.6f", h.share);
-            os << Csv(f.collective) << ',' << Csv(f.group) << ',' << (f.training ? 1 : 0) << ','
-               << f.rank << ',' << (f.training ? std::string() : std::to_string(f.flowId)) << ','
-               << f.src << ',' << f.dst << ',' << f.bytes << ',' << Ns(f.fctS) << ','
+            os << CsvField(f.collective) << ',' << CsvField(f.group) << ',' << (f.training ? 1 : 0)
+               << ',' << f.rank << ',' << (f.training ? std::string() : std::to_string(f.flowId))
+               << ',' << f.src << ',' << f.dst << ',' << f.bytes << ',' << Ns(f.fctS) << ','
                << Ns(f.idealS) << ',' << Ns(f.extraS) << ',' << i << ',' << h.position << ','
                << h.port << ',' << h.node << ',' << h.peer << ','
                << (h.link >= 0 ? std::to_string(h.link) : "") << ','
