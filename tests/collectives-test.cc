@@ -313,7 +313,7 @@ TEST_F(CollectivesTest, NamesAndValidation)
         EXPECT_EQ(a->GetInstanceTypeId().GetGroupName(), "AiFabric");
     }
     EXPECT_FALSE(CreateCollectiveAlgorithm("butterfly"));
-    EXPECT_EQ(CollectiveOpNames().size(), 7u);
+    EXPECT_EQ(CollectiveOpNames().size(), 8u);
 
     auto problem = [](WorkloadGroup g) {
         return CreateCollectiveAlgorithm(g.algorithm)->Validate(g);
@@ -323,6 +323,14 @@ TEST_F(CollectivesTest, NamesAndValidation)
               std::string::npos);
     EXPECT_NE(problem(MakeGroup("all-to-all", "ring", 4, 1024)).find("does not implement"),
               std::string::npos);
+    WorkloadGroup perm = MakeGroup("permutation", "direct", 3, 1024);
+    EXPECT_NE(problem(perm).find("one transfer per rank"), std::string::npos);
+    perm.transfers = {{0, 1, 1024}, {1, 2, 1024}, {2, 0, 1024}};
+    EXPECT_EQ(problem(perm), "");
+    perm.transfers[2].dst = 2; // a fixed point
+    EXPECT_NE(problem(perm).find("not a derangement"), std::string::npos);
+    perm.transfers[2].dst = 1; // rank 1 receives twice
+    EXPECT_NE(problem(perm).find("not a derangement"), std::string::npos);
     WorkloadGroup h = MakeGroup("all-reduce", "hierarchical", 8, 1024);
     EXPECT_NE(problem(h), ""); // ranksPerNode missing
     h.ranksPerNode = 3;

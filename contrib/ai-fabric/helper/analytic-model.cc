@@ -230,14 +230,14 @@ TreePipeline(const WorkloadGroup& g, const Terms& x)
     return worst * x.beta + hops * x.alpha + (hops - 1) * 2 * mp + reduce;
 }
 
-/// Largest bytes a rank sends or receives in a direct all-to-all or send-recv.
+/// Largest bytes a rank sends or receives in a direct all-to-all, send-recv or permutation.
 double
 DirectLoad(const WorkloadGroup& g)
 {
     const uint32_t p = g.ranks.size();
     std::vector<double> out(p, 0);
     std::vector<double> in(p, 0);
-    if (g.op == "send-recv")
+    if (g.op == "send-recv" || g.op == "permutation")
     {
         for (const WorkloadTransfer& t : g.transfers)
         {
@@ -416,7 +416,7 @@ Schedule(const WorkloadGroup& g, const CollectiveCost& cost, const Terms& x)
     }
     if (algo == "direct")
     {
-        if (op == "all-to-all" || op == "send-recv")
+        if (op == "all-to-all" || op == "send-recv" || op == "permutation")
         {
             return p < 2 && op == "all-to-all" ? 0 : a + DirectLoad(g) * b;
         }

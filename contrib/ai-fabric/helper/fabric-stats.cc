@@ -125,7 +125,7 @@ BusBandwidthFactor(const std::string& op, uint32_t ranks)
     {
         return (n - 1.0) / n;
     }
-    if (key == "broadcast" || key == "reduce" || key == "sendrecv")
+    if (key == "broadcast" || key == "reduce" || key == "sendrecv" || key == "permutation")
     {
         return 1.0;
     }

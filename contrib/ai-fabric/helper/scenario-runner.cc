@@ -10,7 +10,9 @@
 #include "locality-domains.h"
 
 #include "ns3/collective-algorithm.h"
+#include "ns3/direct-collective.h"
 #include "ns3/object-factory.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-transport.h"
 #include "ns3/rng-seed-manager.h"
@@ -42,12 +44,17 @@ SecondsSince(Clock::time_point t0)
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+/// First random variable stream of the permutation collectives (one each, by index), far
+/// above the training job's streams (TRAINING_STREAM_BASE up).
+constexpr int64_t PERMUTATION_STREAM_BASE = int64_t{1} << 40;
+
 /// Turn the traffic description into a workload DAG.
 void
 BuildWorkload(const ScenarioSpec& spec, uint32_t gpus, Workload& wl)
 {
-    for (const CollectiveSpec& c : spec.traffic.collectives)
+    for (std::size_t ci = 0; ci < spec.traffic.collectives.size(); ++ci)
     {
+        const CollectiveSpec& c = spec.traffic.collectives[ci];
         Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(c.algorithm);
         if (!algo)
         {
@@ -91,6 +98,13 @@ BuildWorkload(const ScenarioSpec& spec, uint32_t gpus, Workload& wl)
                                 "rank " + std::to_string(r) + " does not exist: the topology has "
                                     + std::to_string(gpus) + " GPUs");
             }
+        }
+        if (g.op == "permutation" && g.ranks.size() >= 2)
+        {
+            // One stream per collective, seeded by the scenario (RngSeedManager).
+            Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+            rng->SetStream(PERMUTATION_STREAM_BASE + static_cast<int64_t>(ci));
+            g.transfers = MakePermutationTransfers(g.ranks.size(), g.bytes, rng);
         }
         const std::string problem = algo->Validate(g);
         if (!problem.empty())

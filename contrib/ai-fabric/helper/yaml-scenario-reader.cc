@@ -2617,6 +2617,15 @@ ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topo
             g.transfers.push_back(
                 WorkloadTransfer{spec.transferSrc[t], spec.transferDst[t], spec.transferBytes[t]});
         }
+        if (g.op == "permutation" && g.ranks.size() >= 2)
+        {
+            // The derangement is drawn at build time from the seed; any one checks the rest.
+            for (uint32_t i = 0; i < g.ranks.size(); ++i)
+            {
+                g.transfers.push_back(
+                    WorkloadTransfer{i, static_cast<uint32_t>((i + 1) % g.ranks.size()), g.bytes});
+            }
+        }
         std::string problem = CreateCollectiveAlgorithm(spec.algorithm)->Validate(g);
         if (problem.empty() && spec.sweep)
         {

@@ -265,6 +265,30 @@ CollectiveAlgorithm::Validate(const WorkloadGroup& g) const
                + " entries (P = " + std::to_string(p) + " ranks), got "
                + std::to_string(g.matrix.size());
     }
+    if (g.op == "permutation")
+    {
+        if (p < 2)
+        {
+            return "a permutation needs at least 2 ranks, got " + std::to_string(p);
+        }
+        std::vector<bool> sends(p, false);
+        std::vector<bool> receives(p, false);
+        for (const WorkloadTransfer& t : g.transfers)
+        {
+            if (t.src >= p || t.dst >= p || t.src == t.dst || sends[t.src] || receives[t.dst])
+            {
+                return "the permutation's transfers are not a derangement of the "
+                       + std::to_string(p) + " rank positions";
+            }
+            sends[t.src] = true;
+            receives[t.dst] = true;
+        }
+        if (g.transfers.size() != p)
+        {
+            return "a permutation has one transfer per rank (" + std::to_string(p) + "), got "
+                   + std::to_string(g.transfers.size());
+        }
+    }
     if (g.op == "send-recv")
     {
         if (g.transfers.empty())
@@ -358,7 +382,8 @@ CollectiveOpNames()
             "broadcast",
             "reduce",
             "all-to-all",
-            "send-recv"};
+            "send-recv",
+            "permutation"};
 }
 
 bool

@@ -34,8 +34,8 @@ DirectCollectiveAlgorithm::~DirectCollectiveAlgorithm()
 bool
 DirectCollectiveAlgorithm::Supports(const std::string& op) const
 {
-    return op == "all-to-all" || op == "send-recv" || op == "broadcast" || op == "reduce"
-           || op == "reduce-scatter" || op == "all-gather" || op == "all-reduce";
+    return op == "all-to-all" || op == "send-recv" || op == "permutation" || op == "broadcast"
+           || op == "reduce" || op == "reduce-scatter" || op == "all-gather" || op == "all-reduce";
 }
 
 void
@@ -59,7 +59,7 @@ DirectCollectiveAlgorithm::DoBuildChannel(CollectiveBuilder& b,
         b.Finals(src).push_back(op);
         return op;
     };
-    if (g.op == "send-recv")
+    if (g.op == "send-recv" || g.op == "permutation")
     {
         for (const WorkloadTransfer& t : g.transfers)
         {
@@ -176,6 +176,37 @@ DirectCollectiveAlgorithm::DoBuildChannel(CollectiveBuilder& b,
             }
         }
     }
+}
+
+std::vector<WorkloadTransfer>
+MakePermutationTransfers(uint32_t ranks, uint64_t bytes, Ptr<UniformRandomVariable> rng)
+{
+    NS_ABORT_MSG_IF(ranks < 2, "a permutation needs at least 2 ranks");
+    std::vector<uint32_t> image(ranks);
+    bool fixed = true;
+    while (fixed)
+    {
+        for (uint32_t i = 0; i < ranks; ++i)
+        {
+            image[i] = i;
+        }
+        for (uint32_t i = ranks - 1; i > 0; --i)
+        {
+            std::swap(image[i], image[rng->GetInteger(0, i)]);
+        }
+        fixed = false;
+        for (uint32_t i = 0; i < ranks && !fixed; ++i)
+        {
+            fixed = image[i] == i;
+        }
+    }
+    std::vector<WorkloadTransfer> transfers;
+    transfers.reserve(ranks);
+    for (uint32_t i = 0; i < ranks; ++i)
+    {
+        transfers.push_back(WorkloadTransfer{i, image[i], bytes});
+    }
+    return transfers;
 }
 
 } // namespace ns3

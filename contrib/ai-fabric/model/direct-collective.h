@@ -5,6 +5,11 @@
 #define AI_FABRIC_DIRECT_COLLECTIVE_H
 
 #include "collective-algorithm.h"
+#include "workload.h"
+
+#include "ns3/random-variable-stream.h"
+
+#include <vector>
 
 namespace ns3
 {
@@ -22,6 +27,10 @@ namespace ns3
  *    position; the diagonal stays local and is not sent; zero entries send
  *    nothing).
  *  * send-recv: WorkloadGroup::transfers, all at once.
+ *  * permutation: each rank sends S to its image under a random derangement
+ *    (no rank keeps its data), drawn by MakePermutationTransfers() into
+ *    WorkloadGroup::transfers before the group is built; then as send-recv.
+ *    The classic permutation load of fabric benchmarks (HPCC, htsim).
  *  * broadcast: the root sends S to every other rank; reduce: every other rank
  *    sends S to the root, which reduces the arrivals one after the other.
  *  * reduce-scatter: rank i sends block j (SplitChunks(S, P)) to rank j, which
@@ -46,6 +55,22 @@ class DirectCollectiveAlgorithm : public CollectiveAlgorithm
   protected:
     void DoBuildChannel(CollectiveBuilder& b, uint32_t channel, uint64_t bytes) const override;
 };
+
+/**
+ * \ingroup ai-fabric
+ * \brief The transfers of a permutation collective: a uniformly random
+ * derangement pi of the rank positions 0..P-1 (pi(i) != i for every i, drawn by
+ * Fisher-Yates shuffles rejected until no position is fixed: about e = 2.72
+ * shuffles on average), and one transfer i -> pi(i) of \p bytes per position,
+ * in position order.
+ * \param ranks P, at least 2
+ * \param bytes bytes each rank sends
+ * \param rng the uniform stream to draw from (seeded by the scenario)
+ * \return the P transfers
+ */
+std::vector<WorkloadTransfer> MakePermutationTransfers(uint32_t ranks,
+                                                       uint64_t bytes,
+                                                       Ptr<UniformRandomVariable> rng);
 
 } // namespace ns3
 
