@@ -12,7 +12,6 @@ See bench/README.md for what each scenario is and why it has the shape it has.
 
 import argparse
 import os
-import random
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -25,13 +24,6 @@ def perm_320():
     """The HPCC-paper Clos: 320 hosts, 20 ToRs, 20 aggregation and 16 core switches."""
     hosts, tors, hosts_per_tor, pods, per_pod, cores = 320, 20, 16, 5, 4, 16
     seed = 1
-    rng = random.Random(seed)
-    # A random derangement (no host sends to itself): shuffle until no fixed point.
-    while True:
-        image = list(range(hosts))
-        rng.shuffle(image)
-        if all(image[i] != i for i in range(hosts)):
-            break
     lines = [
         HEADER,
         "# perm-320: the reference load of issue 8, on the fabric of the HPCC simulator's\n",
@@ -48,12 +40,13 @@ def perm_320():
         "# PFC, ECN thresholds of the HPCC run.py scaled by rate, DCQCN), with the HPCC values\n",
         "# propagation_delay 1us and a 1000-byte payload per packet (`mtu` is the payload limit:\n",
         "# 1000 B + 82 B RoCEv2/Ethernet overhead = 1082 B on the wire).\n",
-        "# Traffic: one random permutation (a derangement, seed %d of Python's random.Random, fixed in\n" % seed,
-        "# this file): every host sends 2 MB (2,000,000 B) to its image, all flows at t = 0, each on\n",
-        "# its own queue pair, under DCQCN (its default, paper-style parameters).\n",
+        "# Traffic: `op: permutation` (docs/collectives.md): a random derangement of the hosts drawn\n",
+        "# from the scenario's seed (%d, fixed), every host sends 2 MB (2,000,000 B) to its image, all\n" % seed,
+        "# flows at t = 0, each on its own queue pair, under DCQCN (its default, paper-style\n",
+        "# parameters; FACTS.md 2.3).\n",
         "# Size: 320 GPUs (hosts), 56 switches, 480 links; 320 flows of 2 MB = 640 MB.\n",
         "name: perm-320\n",
-        "seed: 1\n",
+        "seed: %d\n" % seed,
         "stop_time: 1s\n",
         "congestion_control: dcqcn\n",
         "topology:\n",
@@ -87,11 +80,9 @@ def perm_320():
         "  name: permutation-2mb\n",
         "  collectives:\n",
         "    - name: perm\n",
-        "      op: send-recv\n",
-        "      transfers:\n",
+        "      op: permutation\n",
+        "      size: 2MB\n",
     ]
-    for h in range(hosts):
-        lines.append("        - {src: %d, dst: %d, size: 2MB}\n" % (h, image[h]))
     return "".join(lines)
 
 
