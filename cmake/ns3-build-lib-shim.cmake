@@ -32,6 +32,9 @@ function(build_lib)
   # some ns-3 headers depend on this macro, so it must match.
   target_compile_definitions(${_lib} PUBLIC NS3_LOG_ENABLE NS3_ASSERT_ENABLE)
   target_compile_options(${_lib} PRIVATE ${AI_FABRIC_WARNINGS})
+  # Calls between functions of one source file may be inlined although the library is
+  # shared: nobody interposes the module's symbols (docs/performance.md).
+  target_compile_options(${_lib} PRIVATE -fno-semantic-interposition)
   target_include_directories(${_lib} PUBLIC ${NS3_SHIM_INCLUDE_DIR})
   # As in ns-3 3.37: ns-3 modules are linked PUBLIC, third-party libraries PRIVATE.
   set(_ns_libs "")

@@ -240,3 +240,50 @@ TEST(Cli, QuietPrintsNothingOnSuccess)
     EXPECT_TRUE(o.err.empty()) << o.err;
     EXPECT_TRUE(fs::exists(s / "out" / "summary.json"));
 }
+
+TEST(Cli, EverySchedulerGivesIdenticalResults)
+{
+    // Events run in (time, insertion) order with every ns-3 scheduler: the choice
+    // (--scheduler, or the scenario's 'scheduler') changes the speed, never the results.
+    // The RoCE incast mixes PFC, ECN marks drawn at random, CNPs and DCQCN timers.
+    const fs::path s = Scratch("schedulers");
+    const std::string scenario = Src("examples/roce-incast-dcqcn.yaml");
+    const std::regex wall("\"wall_time_s\": [^,\n]*");
+    std::string reference;
+    std::string referenceFlows;
+    for (const std::string name : {"priority-queue", "map", "heap", "list", "calendar"})
+    {
+        const fs::path out = s / name;
+        const Outcome o = Tool("run '" + scenario + "' --quiet --scheduler " + name + " --out '"
+                                   + out.string() + "'",
+                               s);
+        ASSERT_EQ(o.status, 0) << name << ": " << o.err;
+        const std::string summary = std::regex_replace(Slurp(out / "summary.json"), wall, "");
+        if (reference.empty())
+        {
+            reference = summary;
+            referenceFlows = Slurp(out / "flows.csv");
+            continue;
+        }
+        EXPECT_EQ(summary, reference) << name;
+        EXPECT_EQ(Slurp(out / "flows.csv"), referenceFlows) << name;
+    }
+
+    // The scenario key: the same results again.
+    {
+        std::ofstream yaml(s / "scenario.yaml");
+        yaml << "name: roce-incast-dcqcn\nseed: 1\nstop_time: 100ms\nscheduler: map\n"
+             << "topology: '" << Src("topologies/single-switch-16-roce400.yaml") << "'\n"
+             << "traffic: '" << Src("traffic/incast-8to1-sendrecv.yaml") << "'\n";
+    }
+    const Outcome o = Tool("run '" + (s / "scenario.yaml").string() + "' --quiet --out '"
+                               + (s / "yaml").string() + "'",
+                           s);
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(Slurp(s / "yaml" / "flows.csv"), referenceFlows);
+
+    // A name that is not a scheduler is a usage error.
+    const Outcome bad = Tool("run '" + scenario + "' --scheduler fifo", s);
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("--scheduler takes"), std::string::npos) << bad.err;
+}

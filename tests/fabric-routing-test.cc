@@ -282,3 +282,47 @@ TEST(FabricRouting, DragonflyPlusValiantCrossesExactlyOneIntermediateGroup)
     EXPECT_LE(ugal.detoured, ugal.crossPackets);
     EXPECT_EQ(ugal.globalPackets, ugal.crossPackets + ugal.detoured);
 }
+
+TEST(FabricRouting, SharedRoutesEqualPerDestinationShortestPaths)
+{
+    // The builder computes the tables once per attachment switch for single-port GPUs and
+    // copies them to the other GPUs behind it; every table must still equal the graph's
+    // shortest-path next hops towards that very GPU (port k of a switch is its k-th link).
+    std::vector<TopologySpec> specs = SmallFabrics();
+    TopologySpec s = Kind("rail-optimized"); // no NVLink: GPUs of one rail switch interleave
+    s.gpusPerServer = 4;
+    s.serversPerSu = 4;
+    s.sus = 2;
+    specs.push_back(s);
+    s = Kind("fat-tree"); // a NIC node between every GPU and its leaf
+    s.radix = 4;
+    s.hasHostLink = true;
+    s.hostLink = *FindLinkProfile("pcie-gen5");
+    specs.push_back(s);
+    uint64_t checked = 0;
+    for (const TopologySpec& topo : specs)
+    {
+        const FabricGraph g = BuildFabricGraph(topo);
+        const Fabric f = FabricBuilder::Build(g, topo.where, FabricBuildOptions{});
+        std::vector<uint32_t> hops;
+        for (uint32_t dst = 0; dst < g.GetGpuCount(); ++dst)
+        {
+            const uint32_t target = g.GetGpuNode(dst);
+            const std::vector<uint32_t> dist = g.RouteDistancesTo(target);
+            for (uint32_t n = 0; n < g.GetNodes().size(); ++n)
+            {
+                if (!f.switches[n])
+                {
+                    continue;
+                }
+                g.NextHops(n, target, dist, hops);
+                const std::vector<uint16_t> expected(hops.begin(), hops.end());
+                EXPECT_EQ(f.switches[n]->GetRoute(dst), expected)
+                    << topo.kind << ": node " << g.GetNodes()[n].name << " to GPU " << dst;
+                ++checked;
+            }
+        }
+        Simulator::Destroy();
+    }
+    EXPECT_GT(checked, 1000u);
+}

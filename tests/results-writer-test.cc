@@ -490,11 +490,20 @@ TEST(ResultsWriter, SummaryJsonHasEveryKey)
                             "p90",
                             "p99",
                             "p999",
-                            "max"})
+                            "max",
+                            "receiver_finish_s",
+                            "straggler",
+                            "slowdown",
+                            "tier_classes",
+                            "bisection",
+                            "timeseries",
+                            "interval_s",
+                            "automatic",
+                            "bins"})
     {
         EXPECT_NE(text.find(std::string("\"") + key + "\": "), std::string::npos) << key;
     }
-    EXPECT_EQ(text.rfind("{\n  \"schema_version\": 2,\n", 0), 0u);
+    EXPECT_EQ(text.rfind("{\n  \"schema_version\": 3,\n", 0), 0u);
     EXPECT_EQ(text.back(), '\n');
 }
 
@@ -607,11 +616,12 @@ TEST_F(ResultsWriterFileTest, FlowsCsvHeaderRowsAndDeterminism)
         lines.push_back(line);
     }
     ASSERT_EQ(lines.size(), 1 + r.flows.size());
-    EXPECT_EQ(lines[0], "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns");
-    // flow 0: start 1 ms = 1000000 ns, fct 1.5 us = 1500 ns
-    EXPECT_EQ(lines[1], "0,ar0,0,0,1,1000,1000000.000,1001500.000,1500.000");
+    EXPECT_EQ(lines[0],
+              "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown");
+    // flow 0: start 1 ms = 1000000 ns, fct 1.5 us = 1500 ns; no ideal: empty
+    EXPECT_EQ(lines[1], "0,ar0,0,0,1,1000,1000000.000,1001500.000,1500.000,,");
     // flow 3: quoted name; start 1.003 ms, fct 6 us
-    EXPECT_EQ(lines[4], "3,\"odd,name \"\"q\"\"\",0,3,0,1003,1003000.000,1009000.000,6000.000");
+    EXPECT_EQ(lines[4], "3,\"odd,name \"\"q\"\"\",0,3,0,1003,1003000.000,1009000.000,6000.000,,");
     EXPECT_EQ(text.back(), '\n');
 
     WriteFlowsCsv(r, Path("again.csv"));
@@ -638,16 +648,17 @@ TEST(ResultsWriter, FlowsCsvPicosecondRounding)
     std::ostringstream os;
     WriteFlowsCsv(r, os);
     EXPECT_EQ(os.str(),
-              "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns\n"
-              "7,c,0,0,0,0,1234.567,1234.568,0.001\n"
-              "8,c,0,0,0,0,0.000,,\n");
+              "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown\n"
+              "7,c,0,0,0,0,1234.567,1234.568,0.001,,\n"
+              "8,c,0,0,0,0,0.000,,,,\n");
 }
 
 TEST(ResultsWriter, EmptyFlowsCsvIsHeaderOnly)
 {
     std::ostringstream os;
     WriteFlowsCsv(RunResults{}, os);
-    EXPECT_EQ(os.str(), "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns\n");
+    EXPECT_EQ(os.str(),
+              "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown\n");
 }
 
 // ---------------------------------------------------------------------------

@@ -3,22 +3,33 @@
  *
  * ai-fabric: the command-line tool.
  *
- *   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--quiet]
+ *   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--scheduler S] [--sample-interval T]
+ *                 [--quiet] [--progress] [--plots] [--pcap PORTS] [--attribution auto|on|off]
+ *   ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--quiet] [--plots]
  *   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
  *   ai-fabric profiles [NAME]
+ *   ai-fabric validate DIR [--quick] [--report FILE] [--jobs N]
  *   ai-fabric --help | --version
  *
  * Exit status: 0 success; 1 internal error; 2 bad input (scenario files or
  * flags: nothing is written); 3 the run did not complete or broke an
- * invariant (results are written and marked "complete"/"valid": false).
+ * invariant (results are written and marked "complete"/"valid": false); 4 --plots was
+ * given and the plots could not be drawn (results are written).
  */
+
+#include "sweep-command.h"
+#include "validate-command.h"
 
 #include "ns3/fabric-graph.h"
 #include "ns3/link-profile.h"
 #include "ns3/nstime.h"
+#include "ns3/pcap-capture.h"
+#include "ns3/report-writer.h"
 #include "ns3/results-writer.h"
+#include "ns3/run-outputs.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/spec-error.h"
+#include "ns3/straggler-report.h"
 #include "ns3/topology-analyzer.h"
 #include "ns3/units.h"
 #include "ns3/yaml-scenario-reader.h"
@@ -51,18 +62,29 @@ const char* const USAGE
     = R"(ai-fabric: packet-level simulation of AI-training traffic on GPU fabrics
 
 Usage:
-  ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--quiet]
+  ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--scheduler S] [--sample-interval T]
+                [--quiet] [--progress] [--plots] [--pcap NODE->PEER[,NODE->PEER...]]
+                [--attribution auto|on|off]
+  ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--quiet] [--plots]
   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
   ai-fabric profiles [NAME]
+  ai-fabric validate DIR [--quick] [--report FILE] [--jobs N]
   ai-fabric --help
   ai-fabric --version
 
 Commands:
   run        Build the scenario's fabric, run its traffic packet by packet, and
-             write DIR/summary.json, DIR/flows.csv, DIR/ports.csv and
-             DIR/trace.json (Chrome trace; DIR/ranks.csv for a training job);
-             print a summary table. A collective with a sweep runs once per
+             write DIR/summary.json, DIR/flows.csv, DIR/ports.csv,
+             DIR/collectives.csv, DIR/timeseries.csv (per-port utilisation
+             and queue over time), DIR/report.md (tables for a network
+             architect) and DIR/trace.json (Chrome trace; DIR/ranks.csv for a
+             training job); print a summary table. A collective with a sweep runs once per
              size (nccl-tests style) and also writes DIR/sweep.csv.
+  sweep      Run a grid of variations of a base scenario (any key path x a
+             list of values; docs/sweep.md), each point its own 'run' child
+             process (at most --jobs at once), and write DIR/sweep-points.csv
+             (a row per point: values, metrics, status), DIR/report.md (each
+             metric against the first parameter) and DIR/points/NNN/.
   analyze    Build the fabric of a topology file (or of a scenario file's
              topology) without simulating it and print its analysis: counts
              per tier and link class, oversubscription per tier, diameter and
@@ -71,21 +93,61 @@ Commands:
   profiles   List the link-profile presets (rate, MTU, overhead, flow control,
              switch latency, goodput per payload size); with NAME, show every
              field of that preset with its source.
+  validate   Run the validation suite DIR/cases/*.yaml (docs/validation.md):
+             each case's scenario against its formula (F1-F16) or claim
+             (C1-C8); write DIR/REPORT.md and busbw-vs-size CSVs (and plots,
+             with scripts/plot-results) under DIR/plots/. Exit 4 if a
+             formula case is out of tolerance (named on stderr).
 
 Options for run:
   --out DIR  Results directory (default: results/<scenario name>).
   --seed N   Override the scenario's seed (an integer >= 1).
-  --quiet    No progress line and no table; errors are still printed.
+  --sample-interval T
+             Time-series bin width, e.g. 10us, or 'auto' (default: the
+             scenario's results: sample_interval, else automatic bins that
+             double in width to stay between 256 and 512 bins).
+  --scheduler S  ns-3 event scheduler: priority-queue (default), map, heap,
+                 list or calendar; overrides the scenario's 'scheduler'. Results
+                 are identical with every scheduler, only speed differs.
+  --quiet    No progress bar and no table; errors are still printed.
+  --progress Show the progress bar (simulated time, share of bytes delivered,
+             wall time, time left) even when stderr is not a terminal; by
+             default it shows on a terminal, after 2 s of wall time.
+  --plots    Then draw PNG plots into DIR/plots with scripts/plot-results
+             (python3 + matplotlib; AI_FABRIC_PLOT_SCRIPT overrides the path).
+  --pcap PORTS
+             Capture these ports (comma-separated NODE->PEER, quote the '>' in a
+             shell) to DIR/capture-NODE-PEER.pcap with RoCEv2 or InfiniBand
+             framing, in addition to the scenario's 'capture:' ports.
+  --attribution auto|on|off
+             Straggler attribution (DIR/stragglers.csv, summary.json
+             "stragglers"); overrides the scenario's 'attribution: enabled'.
+
+Options for sweep:
+  --out DIR  Results directory (default: results/<sweep name>).
+  --jobs N   Points run at once (default: the file's 'jobs', else the number
+             of online cores).
+  --quiet    No line per finished point and no findings; errors are printed.
+  --plots    Also plot each metric against the first parameter (DIR/plots).
 
 Options for analyze:
   --json FILE  Also write the analysis as JSON (bandwidths in Gb/s, one direction).
   --dot FILE   Also write the graph in Graphviz DOT (scripts/render-dot FILE
                draws it as PNG).
 
+Options for validate:
+  --quick        Only the cases marked 'quick: true' (the CI subset).
+  --report FILE  Write the report to FILE (default DIR/REPORT.md).
+  --jobs N       Run N cases at once, each in its own process (default 1).
+
 Exit status: 0 success, 1 internal error, 2 bad input (nothing written),
 3 the run hit its stop_time before every message arrived, or broke an
-invariant (e.g. a drop on a lossless fabric); results are written and marked.
-See docs/scenario-format.md, docs/topologies.md, docs/results-format.md and
+invariant (e.g. a drop on a lossless fabric); results are written and marked
+(sweep: a point did not finish with status ok); 4 --plots could not draw the
+plots (python3 or matplotlib missing, or the script failed; results are written),
+or (validate) a formula case is out of tolerance.
+See docs/scenario-format.md, docs/sweep.md, docs/plots.md, docs/validation.md,
+docs/topologies.md, docs/results-format.md and
 docs/link-profiles.md.
 )";
 
@@ -115,12 +177,31 @@ Run(const std::vector<std::string>& args)
     std::string scenarioPath;
     std::string outDir;
     bool quiet = false;
+    bool forceProgress = false;
+    bool plots = false;
     bool haveSeed = false;
     uint64_t seed = 0;
+    std::string sampleInterval;
+    std::string scheduler;
+    std::vector<std::string> pcapPorts;
+    std::string attribution;
     for (std::size_t i = 0; i < args.size(); ++i)
     {
         const std::string& a = args[i];
-        if (a == "--out" || a == "--seed")
+        if (a == "--pcap" || a == "--attribution")
+        {
+            if (i + 1 >= args.size())
+            {
+                return UsageError("option " + a + " needs a value");
+            }
+            if (!ns3::ParseRunOutputOption(a, args[++i], pcapPorts, attribution))
+            {
+                return UsageError(
+                    a == "--pcap" ? "--pcap takes ports written NODE->PEER, comma-separated"
+                                  : "--attribution takes auto, on or off, not '" + args[i] + "'");
+            }
+        }
+        else if (a == "--out" || a == "--seed" || a == "--sample-interval" || a == "--scheduler")
         {
             if (i + 1 >= args.size())
             {
@@ -130,6 +211,36 @@ Run(const std::vector<std::string>& args)
             if (a == "--out")
             {
                 outDir = v;
+            }
+            else if (a == "--sample-interval")
+            {
+                sampleInterval = v;
+                if (v != "auto")
+                {
+                    try
+                    {
+                        if (!ns3::ParseTime(v).IsStrictlyPositive())
+                        {
+                            return UsageError("--sample-interval must be greater than 0, not '" + v
+                                              + "'");
+                        }
+                    }
+                    catch (const ns3::UnitError& e)
+                    {
+                        return UsageError("--sample-interval: " + std::string(e.what()));
+                    }
+                }
+            }
+            else if (a == "--scheduler")
+            {
+                const auto& names = ns3::SchedulerNames();
+                if (std::find(names.begin(), names.end(), v) == names.end())
+                {
+                    return UsageError("--scheduler takes map, heap, list, calendar or "
+                                      "priority-queue, not '"
+                                      + v + "'");
+                }
+                scheduler = v;
             }
             else if (!ParseSeed(v, seed))
             {
@@ -143,6 +254,14 @@ Run(const std::vector<std::string>& args)
         else if (a == "--quiet" || a == "-q")
         {
             quiet = true;
+        }
+        else if (a == "--progress")
+        {
+            forceProgress = true;
+        }
+        else if (a == "--plots")
+        {
+            plots = true;
         }
         else if (!a.empty() && a[0] == '-')
         {
@@ -167,13 +286,24 @@ Run(const std::vector<std::string>& args)
     {
         spec.seed = seed;
     }
+    if (!sampleInterval.empty())
+    {
+        spec.sampleInterval
+            = sampleInterval == "auto" ? ns3::Time(0) : ns3::ParseTime(sampleInterval);
+    }
+    ns3::ApplyRunOutputOptions(pcapPorts, attribution, spec);
     if (outDir.empty())
     {
         outDir = "results/" + spec.name;
     }
 
     ns3::RunOptions options;
-    options.progress = !quiet && isatty(STDERR_FILENO);
+    options.progress = !quiet && (forceProgress || isatty(STDERR_FILENO));
+    if (forceProgress)
+    {
+        options.progressAfterS = 0;
+    }
+    options.scheduler = scheduler;
     // A swept collective (nccl-tests style) runs once per size, each its own simulation.
     const bool sweep = ns3::FindSweptCollective(spec) >= 0;
     const ns3::RunResults results
@@ -187,7 +317,16 @@ Run(const std::vector<std::string>& args)
                   << "': " << ec.message() << "\n";
         return EXIT_INTERNAL;
     }
-    std::vector<std::string> written{"summary.json", "flows.csv", "ports.csv", "trace.json"};
+    std::vector<std::string> written{"summary.json",
+                                     "flows.csv",
+                                     "ports.csv",
+                                     "collectives.csv",
+                                     "timeseries.csv",
+                                     "report.md",
+                                     "trace.json"};
+    ns3::WriteCollectivesCsv(results, outDir + "/collectives.csv");
+    ns3::WriteTimeSeriesCsv(results, outDir + "/timeseries.csv");
+    ns3::WriteReportMarkdown(results, outDir + "/report.md");
     ns3::WriteFlowsCsv(results, outDir + "/flows.csv");
     ns3::WritePortsCsv(results, outDir + "/ports.csv");
     ns3::WriteTraceJson(results, outDir + "/trace.json");
@@ -201,10 +340,20 @@ Run(const std::vector<std::string>& args)
         ns3::WriteSweepCsv(results, outDir + "/sweep.csv");
         written.emplace_back("sweep.csv");
     }
+    if (results.stragglers.enabled)
+    {
+        ns3::WriteStragglersCsv(results, outDir + "/stragglers.csv");
+        written.emplace_back("stragglers.csv");
+    }
+    for (const auto& name : ns3::WriteCaptureFiles(results, outDir))
+    {
+        written.push_back(name);
+    }
     ns3::WriteSummaryJson(results, outDir + "/summary.json");
     if (!quiet)
     {
         ns3::PrintSummaryTable(results, std::cout);
+        ns3::PrintStragglerSummary(results, std::cout);
         if (sweep)
         {
             std::cout << '\n';
@@ -217,6 +366,7 @@ Run(const std::vector<std::string>& args)
         }
         std::cout << "\n";
     }
+    const bool plotted = !plots || aifabric::DrawPlots(outDir, quiet);
     bool sweepComplete = true;
     for (const auto& row : results.sweep)
     {
@@ -237,7 +387,7 @@ Run(const std::vector<std::string>& args)
                      "arrived; results are marked \"complete\": false\n";
         return EXIT_INCOMPLETE;
     }
-    return EXIT_OK;
+    return plotted ? EXIT_OK : aifabric::EXIT_PLOTS_FAILED;
 }
 
 /**
@@ -619,6 +769,10 @@ main(int argc, char** argv)
         {
             return Run(std::vector<std::string>(args.begin() + 1, args.end()));
         }
+        if (cmd == "sweep")
+        {
+            return aifabric::Sweep(std::vector<std::string>(args.begin() + 1, args.end()));
+        }
         if (cmd == "analyze")
         {
             return Analyze(std::vector<std::string>(args.begin() + 1, args.end()));
@@ -627,7 +781,12 @@ main(int argc, char** argv)
         {
             return Profiles(std::vector<std::string>(args.begin() + 1, args.end()));
         }
-        return UsageError("unknown command '" + cmd + "' (known: run, analyze, profiles)");
+        if (cmd == "validate")
+        {
+            return ValidateCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+        }
+        return UsageError("unknown command '" + cmd
+                          + "' (known: run, sweep, analyze, profiles, validate)");
     }
     catch (const ns3::SpecError& e)
     {

@@ -10,6 +10,8 @@
 #include "ns3/workload.h"
 
 #include <algorithm>
+#include <array>
+#include <tuple>
 
 namespace ns3
 {
@@ -68,6 +70,185 @@ PathAlphaBeta(const FabricGraph& graph, uint32_t srcGpu, uint32_t dstGpu)
     cost.betaSPerByte = worstBeta;
     cost.hops = path.size();
     return cost;
+}
+
+namespace
+{
+
+/// The fabric's smallest MTU: the transport cuts messages at it.
+uint32_t
+FabricMtu(const FabricGraph& graph)
+{
+    uint32_t mtu = UINT32_MAX;
+    for (const auto& p : graph.GetProfiles())
+    {
+        mtu = std::min(mtu, p.mtu);
+    }
+    return mtu;
+}
+
+/**
+ * \brief MessageIdealTime() of a path given as links from the source node.
+ * \param graph the fabric
+ * \param src the source node
+ * \param path the links, in order
+ * \param mtu the fabric's MTU
+ * \param bytes payload bytes
+ * \return seconds
+ */
+double
+IdealOnPath(const FabricGraph& graph,
+            uint32_t src,
+            const std::vector<uint32_t>& path,
+            uint32_t mtu,
+            uint64_t bytes)
+{
+    if (path.empty())
+    {
+        return 0;
+    }
+    const auto& links = graph.GetLinks();
+    const auto& profiles = graph.GetProfiles();
+    const auto& nodes = graph.GetNodes();
+    const uint64_t packets = std::max<uint64_t>(1, (bytes + mtu - 1) / mtu);
+    const uint64_t payload[3] = {std::min<uint64_t>(bytes, mtu), mtu, bytes - (packets - 1) * mtu};
+    const std::size_t hops = path.size();
+    // Per hop and packet kind (0 first, 1 middle, 2 last): the serialization
+    // (`down`: the next packet waits for it) and the hand-on delay (`right`: the
+    // packet's own next hop waits for it; the first 64 bytes into a cut-through switch).
+    std::vector<std::array<double, 3>> down(hops);
+    std::vector<std::array<double, 3>> right(hops);
+    double latency = 0;
+    uint32_t at = src;
+    for (std::size_t h = 0; h < hops; ++h)
+    {
+        const LinkProfile& p = profiles[links[path[h]].profile];
+        const double bytesPerS = p.rate.GetBitRate() / 8.0;
+        at = (links[path[h]].a == at) ? links[path[h]].b : links[path[h]].a;
+        const bool toSwitch = nodes[at].kind == FabricGraph::NodeKind::SWITCH;
+        latency += p.propagationDelay.GetSeconds();
+        latency += toSwitch ? p.switchLatency.GetSeconds() : p.nicLatency.GetSeconds();
+        for (int kind = 0; kind < 3; ++kind)
+        {
+            const bool first = kind == 0 || (kind == 2 && packets == 1);
+            const double wire = p.WireBytes(payload[kind], first);
+            down[h][kind] = wire / bytesPerS;
+            right[h][kind] = (toSwitch && p.cutThrough ? std::min(64.0, wire) : wire) / bytesPerS;
+        }
+    }
+    // Max-plus tandem: the arrival of the last bit is the heaviest monotone path
+    // through the (packet, hop) lattice. Rows: the first packet, M identical middle
+    // packets, the last packet; the path leaves the first row at hop a and enters
+    // the last at hop c >= a, spending the middle rows' extra cells on the slowest
+    // hop in [a, c].
+    if (packets == 1)
+    {
+        double t = latency;
+        for (std::size_t h = 0; h + 1 < hops; ++h)
+        {
+            t += right[h][0];
+        }
+        return t + down[hops - 1][0];
+    }
+    const double middle = static_cast<double>(packets - 2);
+    std::vector<double> lastRows(hops); // the last row from hop c to the end
+    lastRows[hops - 1] = down[hops - 1][2];
+    for (std::size_t c = hops - 1; c-- > 0;)
+    {
+        lastRows[c] = lastRows[c + 1] + right[c][2];
+    }
+    double best = 0;
+    double firstRow = 0; // sum of right[j][0], j < a
+    for (std::size_t a = 0; a < hops; ++a)
+    {
+        double block = 0;   // sum of right[j][1], a <= j < c
+        double slowest = 0; // max of down[j][1], a <= j <= c
+        for (std::size_t c = a; c < hops; ++c)
+        {
+            slowest = std::max(slowest, down[c][1]);
+            double t = firstRow + down[a][0] + lastRows[c];
+            if (packets >= 3)
+            {
+                t += block + down[c][1] + (middle - 1) * slowest;
+            }
+            else if (c != a)
+            {
+                break; // no middle rows: the path goes straight down at a
+            }
+            best = std::max(best, t);
+            block += right[c][1];
+        }
+        firstRow += right[a][0];
+    }
+    return latency + best;
+}
+
+} // namespace
+
+double
+MessageIdealTime(const FabricGraph& graph, uint32_t srcGpu, uint32_t dstGpu, uint64_t bytes)
+{
+    const uint32_t src = graph.GetGpuNode(srcGpu);
+    return IdealOnPath(graph,
+                       src,
+                       graph.ShortestPath(src, graph.GetGpuNode(dstGpu)),
+                       FabricMtu(graph),
+                       bytes);
+}
+
+std::vector<double>
+MessageIdealTimes(const FabricGraph& graph, const std::vector<MessageQuery>& queries)
+{
+    std::vector<double> out(queries.size(), 0.0);
+    std::vector<uint32_t> order(queries.size());
+    for (uint32_t i = 0; i < order.size(); ++i)
+    {
+        order[i] = i;
+    }
+    std::sort(order.begin(), order.end(), [&queries](uint32_t x, uint32_t y) {
+        return std::tie(queries[x].dst, queries[x].src) < std::tie(queries[y].dst, queries[y].src);
+    });
+    const uint32_t mtu = FabricMtu(graph);
+    std::vector<uint32_t> dist;
+    std::vector<uint32_t> path;
+    std::vector<uint32_t> hops;
+    uint32_t distFor = UINT32_MAX;
+    uint32_t pathFor = UINT32_MAX;
+    for (const uint32_t q : order)
+    {
+        const uint32_t dst = graph.GetGpuNode(queries[q].dst);
+        const uint32_t src = graph.GetGpuNode(queries[q].src);
+        if (dst != distFor)
+        {
+            dist = graph.RouteDistancesTo(dst);
+            distFor = dst;
+            pathFor = UINT32_MAX;
+        }
+        if (src != pathFor)
+        {
+            // FabricGraph::ShortestPath() with the distances kept
+            path.clear();
+            pathFor = src;
+            uint32_t n = src;
+            if (src != dst && dist[src] != UINT32_MAX)
+            {
+                while (n != dst)
+                {
+                    graph.NextHops(n, dst, dist, hops);
+                    if (hops.empty())
+                    {
+                        path.clear();
+                        break;
+                    }
+                    const FabricGraph::Adjacency& adj = graph.GetAdjacency(n)[hops.front()];
+                    path.push_back(adj.link);
+                    n = adj.peer;
+                }
+            }
+        }
+        out[q] = IdealOnPath(graph, src, path, mtu, queries[q].bytes);
+    }
+    return out;
 }
 
 AlphaBeta

@@ -43,6 +43,55 @@ AlphaBeta PathAlphaBeta(const FabricGraph& graph, uint32_t srcGpu, uint32_t dstG
 
 /**
  * \ingroup ai-fabric
+ * \brief The ideal completion time of one message: alone on an idle fabric, on
+ * the routed path from srcGpu to dstGpu (FabricGraph::ShortestPath()).
+ *
+ * The message is cut into k = ceil(m / MTU) packets at the fabric's smallest
+ * MTU; the first carries the message header (RETH). With b the bottleneck link
+ * (largest wire time per payload byte of full packets; the later one on a tie):
+ *
+ *   T = sum over links of (propagation + the far end's switch or NIC latency)
+ *     + sum over links before b of the FIRST packet's serialization
+ *     + the wire time of all k packets on b (per-packet headers, segments and
+ *       framing of the link's profile included)
+ *     + sum over links after b of the LAST packet's serialization
+ *
+ * where a link into a cut-through switch costs only the first 64 bytes' time
+ * instead of a serialization. For a whole number of MTUs this equals
+ * PathAlphaBeta()'s alpha + m beta up to the header of the first packet on the
+ * links after the bottleneck; for one packet it is the exact store-and-forward time.
+ * \param graph the fabric
+ * \param srcGpu source GPU index
+ * \param dstGpu destination GPU index
+ * \param bytes payload bytes m
+ * \return seconds; 0 if src == dst or unreachable
+ */
+double MessageIdealTime(const FabricGraph& graph, uint32_t srcGpu, uint32_t dstGpu, uint64_t bytes);
+
+/**
+ * \ingroup ai-fabric
+ * \brief One message to price with MessageIdealTimes().
+ */
+struct MessageQuery
+{
+    uint32_t src{0};   //!< source GPU index
+    uint32_t dst{0};   //!< destination GPU index
+    uint64_t bytes{0}; //!< payload bytes
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief MessageIdealTime() of many messages: one routing pass per distinct
+ * destination and one path walk per distinct (source, destination) pair.
+ * \param graph the fabric
+ * \param queries the messages
+ * \return seconds, per query
+ */
+std::vector<double> MessageIdealTimes(const FabricGraph& graph,
+                                      const std::vector<MessageQuery>& queries);
+
+/**
+ * \ingroup ai-fabric
  * \param graph the fabric
  * \param ranks the ring order of GPU indices
  * \return the worst alpha and worst beta over the ring's edges (rank i to rank i+1)

@@ -4,6 +4,7 @@
 #include "fabric-builder.h"
 
 #include "fabric-graph.h"
+#include "units.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -19,6 +20,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 
 namespace ns3
@@ -299,6 +301,47 @@ FabricBuilder::Build(const FabricGraph& graph,
         }
     }
 
+    // PFC needs room above its headroom: with the buffer empty, the pause threshold
+    // (alpha x (pool - headroom)) must admit a packet more than the resume offset, or an
+    // ingress paused once would never be resumed (a deadlock from the configuration).
+    for (uint32_t n = 0; n < nodes.size(); ++n)
+    {
+        const Ptr<FabricSwitch>& sw = f.switches[n];
+        if (!sw || sw->GetPfcHeadroomTotal() == 0)
+        {
+            continue;
+        }
+        uint64_t resume = 0;
+        uint32_t ports = 0;
+        for (const auto& adj : graph.GetAdjacency(n))
+        {
+            const LinkProfile& p = graph.GetProfiles()[links[adj.link].profile];
+            ++ports;
+            if (p.flowControl == LinkProfile::FlowControl::PFC)
+            {
+                resume = std::max<uint64_t>(resume, p.mtu + p.headerBytes + p.framingBytes);
+            }
+        }
+        if (sw->GetPfcThreshold() > resume)
+        {
+            continue;
+        }
+        const double alpha = sw->GetPfcAlpha();
+        const uint64_t need
+            = sw->GetPfcHeadroomTotal() + static_cast<uint64_t>(std::ceil((resume + 1) / alpha));
+        const uint64_t perPort = (need + ports - 1) / ports;
+        throw SpecError(where,
+                        "switch '" + nodes[n].name + "': its buffer ("
+                            + FormatBytes(sw->GetBufferSize()) + ": " + std::to_string(ports)
+                            + " ports x buffer_per_port) cannot hold the PFC headroom its ports "
+                              "reserve ("
+                            + FormatBytes(sw->GetPfcHeadroomTotal())
+                            + ", mlx5 formula, docs/link-profiles.md) with room to pause and "
+                              "resume: PFC would pause a sender and never resume it. Set "
+                              "buffer_per_port to at least "
+                            + FormatBytes(perPort) + " (or lower the cable length or rate)");
+    }
+
     // Messages are cut at the smallest MTU of the fabric, so that every packet
     // fits every link it may cross.
     uint32_t pathMtu = UINT32_MAX;
@@ -385,24 +428,90 @@ FabricBuilder::Build(const FabricGraph& graph,
     // shortest paths; NVLink inside a server; PXN relay on rail-only fabrics).
     std::vector<uint16_t> ports;
     std::vector<uint32_t> hops;
-    for (uint32_t dst = 0; dst < graph.GetGpuCount(); ++dst)
+    // Verification memo: verified[n] == dst once the walk from n to dst is known to arrive,
+    // so that each destination costs O(nodes), not O(GPUs x hops).
+    std::vector<uint32_t> verified(nodes.size(), UINT32_MAX);
+    std::vector<uint32_t> walked;
+    // GPUs with a single link, behind the same node, share their routes everywhere but at
+    // that node, when no link is NVLink and GPUs do not relay (then NextHops at a node other
+    // than the attachment sees the same distances). The first GPU of such a group gets a
+    // breadth-first search and NextHops at every switch; the others copy its routes and
+    // recompute only the attachment's: set-up O(attachments x links), not O(GPUs x links).
+    bool share = !graph.GetGpuRelay();
+    for (const auto& link : links)
     {
-        const uint32_t target = graph.GetGpuNode(dst);
-        const std::vector<uint32_t> dist = graph.RouteDistancesTo(target);
-        for (uint32_t src = 0; src < graph.GetGpuCount(); ++src)
+        share = share && link.kind != FabricGraph::LinkKind::NVLINK;
+    }
+    const uint32_t gpus = graph.GetGpuCount();
+    std::vector<uint32_t> gpuNode(gpus);
+    std::vector<uint32_t> attachOf(gpus, UINT32_MAX);
+    std::vector<uint32_t> left(nodes.size(), 0); // GPUs of each attachment still to route
+    for (uint32_t g = 0; g < gpus; ++g)
+    {
+        gpuNode[g] = graph.GetGpuNode(g);
+        const auto& adj = graph.GetAdjacency(gpuNode[g]);
+        if (share && adj.size() == 1 && !f.switches[gpuNode[g]])
         {
-            if (dist[graph.GetGpuNode(src)] == UINT32_MAX)
+            attachOf[g] = adj[0].peer;
+            ++left[attachOf[g]];
+        }
+    }
+    std::vector<uint32_t> switchNodes;
+    for (uint32_t n = 0; n < nodes.size(); ++n)
+    {
+        if (f.switches[n])
+        {
+            switchNodes.push_back(n);
+        }
+    }
+    std::vector<uint32_t> leaderOf(nodes.size(), UINT32_MAX); // attachment -> its first GPU
+    // Distances to the leader, kept while the attachment has GPUs left to route.
+    std::vector<std::vector<uint32_t>> leaderDist(nodes.size());
+    std::vector<uint32_t> dist;
+    for (uint32_t dst = 0; dst < gpus; ++dst)
+    {
+        const uint32_t target = gpuNode[dst];
+        const uint32_t attach = attachOf[dst];
+        const uint32_t leader = attach == UINT32_MAX ? UINT32_MAX : leaderOf[attach];
+        const bool copy = leader != UINT32_MAX;
+        if (copy)
+        {
+            // Distances to this GPU: the leader's, with the two GPUs' places exchanged.
+            dist = leaderDist[attach];
+            std::swap(dist[target], dist[gpuNode[leader]]);
+        }
+        else
+        {
+            dist = graph.RouteDistancesTo(target);
+            if (attach != UINT32_MAX && left[attach] > 1)
+            {
+                leaderOf[attach] = dst;
+                leaderDist[attach] = dist;
+            }
+        }
+        if (attach != UINT32_MAX && --left[attach] == 0)
+        {
+            std::vector<uint32_t>().swap(leaderDist[attach]); // the group is done
+        }
+        for (uint32_t src = 0; src < gpus && !copy; ++src) // (a copy: the leader's reach)
+        {
+            if (dist[gpuNode[src]] == UINT32_MAX)
             {
                 throw SpecError(where,
-                                "GPU '" + nodes[graph.GetGpuNode(src)].name + "' cannot reach GPU '"
+                                "GPU '" + nodes[gpuNode[src]].name + "' cannot reach GPU '"
                                     + nodes[target].name + "'");
             }
         }
-        for (uint32_t n = 0; n < nodes.size(); ++n)
+        // (A single-port GPU has no switch: its transport sends everything on its port.)
+        for (const uint32_t n : switchNodes)
         {
-            if (!f.switches[n])
+            if (copy && n != attach)
             {
-                continue; // a single-port GPU: its transport sends everything on its port
+                if (!f.switches[n]->GetRoute(leader).empty())
+                {
+                    f.switches[n]->CopyRoute(dst, leader);
+                }
+                continue;
             }
             graph.NextHops(n, target, dist, hops);
             if (hops.empty())
@@ -417,13 +526,16 @@ FabricBuilder::Build(const FabricGraph& graph,
             f.switches[n]->SetRoute(dst, ports);
         }
         // Verify the tables: from every GPU, following them reaches the destination
-        // without a loop (every hop must bring the packet strictly closer).
-        for (uint32_t src = 0; src < graph.GetGpuCount(); ++src)
+        // without a loop (every hop must bring the packet strictly closer). A walk ends
+        // early at a node an earlier walk to the same destination has verified.
+        for (uint32_t src = 0; src < gpus; ++src)
         {
-            uint32_t n = graph.GetGpuNode(src);
+            uint32_t n = gpuNode[src];
             uint32_t steps = 0;
-            while (n != target)
+            walked.clear();
+            while (n != target && verified[n] != dst)
             {
+                walked.push_back(n);
                 uint32_t next = UINT32_MAX;
                 if (f.switches[n])
                 {
@@ -447,6 +559,10 @@ FabricBuilder::Build(const FabricGraph& graph,
                                                : "loops at '" + nodes[n].name + "'"));
                 }
                 n = next;
+            }
+            for (const uint32_t w : walked)
+            {
+                verified[w] = dst;
             }
         }
     }

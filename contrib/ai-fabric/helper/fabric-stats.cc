@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -98,6 +100,121 @@ Summarize(std::vector<double> samples)
     s.p99 = PercentileOfSorted(samples, 99.0);
     s.p999 = PercentileOfSorted(samples, 99.9);
     return s;
+}
+
+TailSummary
+Tails(std::vector<double> samples)
+{
+    const SampleSummary s = Summarize(std::move(samples));
+    TailSummary t;
+    t.count = s.count;
+    t.p50 = s.p50;
+    t.p90 = s.p90;
+    t.p99 = s.p99;
+    t.p999 = s.p999;
+    t.max = s.max;
+    return t;
+}
+
+StragglerFigure
+StragglerOf(const std::vector<double>& finishS, const std::vector<uint32_t>& gpus, double startS)
+{
+    StragglerFigure f;
+    if (finishS.empty())
+    {
+        return f;
+    }
+    f.valid = true;
+    for (uint32_t i = 1; i < finishS.size(); ++i)
+    {
+        if (finishS[i] > finishS[f.position])
+        {
+            f.position = i;
+        }
+    }
+    f.gpu = f.position < gpus.size() ? gpus[f.position] : f.position;
+    f.finishS = finishS[f.position];
+    f.medianS = Percentile(finishS, 50.0);
+    f.overMedian = f.medianS > startS ? (f.finishS - startS) / (f.medianS - startS)
+                                      : std::numeric_limits<double>::quiet_NaN();
+    f.minusMedianS = f.finishS - f.medianS;
+    return f;
+}
+
+void
+FillTails(RunResults& r)
+{
+    std::vector<double> fct;
+    std::vector<double> slow;
+    fct.reserve(r.flows.size());
+    slow.reserve(r.flows.size());
+    for (const FlowRecord& f : r.flows)
+    {
+        fct.push_back(f.FctS());
+        slow.push_back(f.Slowdown());
+    }
+    r.fct = Tails(fct);
+    r.slowdown = Tails(slow);
+    std::size_t flow = 0;
+    for (CollectiveResult& c : r.collectives)
+    {
+        // flows are grouped per collective, in collective order
+        std::vector<double> cf;
+        std::vector<double> cs;
+        std::unordered_map<uint32_t, uint32_t> position;
+        for (uint32_t i = 0; i < c.rankGpus.size(); ++i)
+        {
+            position.emplace(c.rankGpus[i], i);
+        }
+        std::vector<char> receives(c.finishSPerRank.size(), 0);
+        while (flow < r.flows.size() && r.flows[flow].collective == c.name)
+        {
+            cf.push_back(fct[flow]);
+            cs.push_back(slow[flow]);
+            const auto at = position.find(r.flows[flow].dst);
+            if (at != position.end() && at->second < receives.size())
+            {
+                receives[at->second] = 1;
+            }
+            ++flow;
+        }
+        c.fct = Tails(std::move(cf));
+        c.slowdown = Tails(std::move(cs));
+        // ranks that receive nothing (a send-recv's senders) have no finish time
+        std::vector<double> finish;
+        std::vector<uint32_t> gpus;
+        for (uint32_t i = 0; i < receives.size(); ++i)
+        {
+            if (receives[i])
+            {
+                finish.push_back(c.finishSPerRank[i]);
+                gpus.push_back(i < c.rankGpus.size() ? c.rankGpus[i] : i);
+            }
+        }
+        c.rankFinish = Tails(finish);
+        c.straggler = StragglerOf(finish, gpus, c.startS);
+        if (c.straggler.valid)
+        {
+            // report the rank's position in the collective, not among the receivers
+            c.straggler.position = position.count(c.straggler.gpu) ? position[c.straggler.gpu]
+                                                                   : c.straggler.position;
+        }
+    }
+    for (TrainingIterationResult& it : r.training.iterations)
+    {
+        std::vector<double> ends;
+        std::vector<uint32_t> gpus;
+        for (const TrainingRankResult& rr : r.training.ranks)
+        {
+            if (rr.iteration == it.iteration)
+            {
+                ends.push_back(rr.endS);
+                gpus.push_back(rr.gpu);
+            }
+        }
+        it.rankEnd = Tails(ends);
+        it.straggler = StragglerOf(ends, gpus, it.startS);
+    }
 }
 
 double

@@ -4,6 +4,8 @@
 #ifndef AI_FABRIC_FABRIC_STATS_H
 #define AI_FABRIC_FABRIC_STATS_H
 
+#include "run-results.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -60,6 +62,42 @@ struct SampleSummary
  * \return the summary; all zeros for no samples
  */
 SampleSummary Summarize(std::vector<double> samples);
+
+/**
+ * \ingroup ai-fabric
+ * \brief The tail percentiles of samples: Summarize() without min and mean.
+ * \param samples the samples (NaNs are ignored)
+ * \return count, p50, p90, p99, p99.9 and max; all zeros for no samples
+ */
+TailSummary Tails(std::vector<double> samples);
+
+/**
+ * \ingroup ai-fabric
+ * \brief The straggler of a group of ranks.
+ *
+ * slowest = the rank with the latest finish (the first in rank order on a tie);
+ * median = Percentile(finish, 50) (R-7: the mean of the two middle ranks for an
+ * even count); overMedian = (finish[slowest] - start) / (median - start), NaN
+ * when median == start; minusMedian = finish[slowest] - median.
+ * \param finishS finish time of each rank, seconds (absolute)
+ * \param gpus GPU index of each rank (same order; shorter: gpu = position)
+ * \param startS the group's start, seconds
+ * \return the figure (valid false for no ranks)
+ */
+StragglerFigure StragglerOf(const std::vector<double>& finishS,
+                            const std::vector<uint32_t>& gpus,
+                            double startS);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Fill the tail figures of a run from its flows, collectives and training
+ * ranks: RunResults::fct and slowdown, each collective's rankFinish and
+ * straggler (over the ranks that receive at least one of its flows: a
+ * send-recv's senders have no finish), fct and slowdown (its flows, by name), each training
+ * iteration's rankEnd and straggler (from the iteration's start). \param r the results (flows,
+ * collectives, training filled)
+ */
+void FillTails(RunResults& r);
 
 /**
  * \ingroup ai-fabric

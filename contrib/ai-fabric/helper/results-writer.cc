@@ -6,6 +6,7 @@
 #include "atomic-file.h"
 #include "fabric-stats.h"
 #include "json-writer.h"
+#include "straggler-report.h"
 
 #include "ns3/log.h"
 
@@ -217,6 +218,47 @@ CsvField(const std::string& field)
 }
 
 /**
+ * \brief Write tail percentiles as a JSON object: count, p50, p90, p99, p999, max.
+ * \param w the writer, positioned where a value is due
+ * \param t the tails
+ */
+void
+WriteTails(JsonWriter& w, const TailSummary& t)
+{
+    w.BeginObject();
+    w.Key("count").Uint(t.count);
+    w.Key("p50").Double(t.p50);
+    w.Key("p90").Double(t.p90);
+    w.Key("p99").Double(t.p99);
+    w.Key("p999").Double(t.p999);
+    w.Key("max").Double(t.max);
+    w.EndObject();
+}
+
+/**
+ * \brief Write a straggler figure as a JSON object, or null if not valid.
+ * \param w the writer, positioned where a value is due
+ * \param f the figure
+ */
+void
+WriteStraggler(JsonWriter& w, const StragglerFigure& f)
+{
+    if (!f.valid)
+    {
+        w.Null();
+        return;
+    }
+    w.BeginObject();
+    w.Key("rank").Uint(f.position);
+    w.Key("gpu").Uint(f.gpu);
+    w.Key("finish_s").Double(f.finishS);
+    w.Key("median_s").Double(f.medianS);
+    w.Key("over_median").Double(f.overMedian);
+    w.Key("minus_median_s").Double(f.minusMedianS);
+    w.EndObject();
+}
+
+/**
  * \brief Write the summary of one collective as a JSON object.
  * \param w the writer, positioned where a value is due
  * \param c the collective
@@ -276,6 +318,14 @@ WriteCollective(JsonWriter& w, const CollectiveResult& c)
                                         : std::numeric_limits<double>::quiet_NaN());
     }
     w.EndObject();
+    w.Key("receiver_finish_s");
+    WriteTails(w, c.rankFinish);
+    w.Key("straggler");
+    WriteStraggler(w, c.straggler);
+    w.Key("fct_s");
+    WriteTails(w, c.fct);
+    w.Key("slowdown");
+    WriteTails(w, c.slowdown);
 
     w.EndObject();
 }
@@ -324,6 +374,10 @@ WriteTraining(JsonWriter& w, const TrainingResult& t)
         w.Key("exposed_comm_share").Double(share(it.ExposedS()));
         w.Key("bubble_share").Double(share(it.pipelineIdleS));
         w.Key("achieved_mfu").Double(it.achievedMfu);
+        w.Key("rank_end_s");
+        WriteTails(w, it.rankEnd);
+        w.Key("straggler");
+        WriteStraggler(w, it.straggler);
         w.EndObject();
     }
     w.EndArray();
@@ -424,6 +478,15 @@ PrintTraining(const TrainingResult& t, std::ostream& os)
            << ", ep " << pct(it.exposedExpertS, it.stepS) << ", dp "
            << pct(it.exposedDataS, it.stepS) << ") | MFU " << Fixed(100.0 * it.achievedMfu, 1)
            << "%\n";
+        if (it.straggler.valid && it.rankEnd.count > 1)
+        {
+            os << "    last rank: rank " << it.straggler.position << " (GPU " << it.straggler.gpu
+               << ") ended " << HumanTime(it.straggler.minusMedianS) << " after the median rank ("
+               << (std::isfinite(it.straggler.overMedian)
+                       ? Fixed(it.straggler.overMedian, 3) + "x its time"
+                       : std::string("n/a"))
+               << ")\n";
+        }
     }
     for (const TrainingCommResult& c : t.communication)
     {
@@ -676,6 +739,8 @@ WriteSummaryJson(const RunResults& r, std::ostream& os)
     w.Key("p999").Double(s.p999);
     w.Key("max").Double(s.max);
     w.EndObject();
+    w.Key("slowdown");
+    WriteTails(w, r.slowdown);
     w.EndObject();
 
     w.Key("training");
@@ -717,6 +782,64 @@ WriteSummaryJson(const RunResults& r, std::ostream& os)
         w.EndArray();
         w.EndObject();
     }
+    w.Key("stragglers");
+    WriteStragglersJson(w, r);
+
+    w.Key("tier_classes").BeginArray();
+    for (const TierClassRecord& t : r.tierClasses)
+    {
+        w.BeginObject();
+        w.Key("tier_class").String(t.tierClass);
+        w.Key("ports").Uint(t.ports);
+        w.Key("active_ports").Uint(t.activePorts);
+        w.Key("tx_bytes").Uint(t.txBytes);
+        w.Key("mean_utilization").Double(t.meanUtilization);
+        w.Key("max_utilization").Double(t.maxUtilization);
+        w.Key("peak_queue_bytes").Uint(t.peakQueueBytes);
+        w.Key("max_p99_queue_bytes").Uint(t.maxP99QueueBytes);
+        w.Key("pauses_received").Uint(t.pausesReceived);
+        w.Key("paused_s").Double(t.pausedS);
+        w.Key("stall_s").Double(t.stallS);
+        w.Key("ecn_marks").Uint(t.ecnMarks);
+        w.Key("drops").Uint(t.drops);
+        w.EndObject();
+    }
+    w.EndArray();
+
+    w.Key("bisection").BeginArray();
+    for (const BisectionRecord& b : r.bisection)
+    {
+        w.BeginObject();
+        w.Key("collective").String(b.collective);
+        w.Key("op").String(b.op);
+        w.Key("split").String(b.split);
+        w.Key("side_a_gpus").Uint(b.sideAGpus);
+        w.Key("side_b_gpus").Uint(b.sideBGpus);
+        w.Key("cross_bytes").Uint(b.crossBytes);
+        w.Key("bytes_a_to_b").Uint(b.bytesAtoB);
+        w.Key("bytes_b_to_a").Uint(b.bytesBtoA);
+        w.Key("window_s").Double(b.windowS);
+        w.Key("achieved_Gbps").Double(b.achievedGbps);
+        w.Key("analytic_Gbps").Double(b.analyticGbps);
+        w.Key("formula_Gbps").Double(b.formulaGbps);
+        w.Key("achieved_over_analytic").Double(b.ratio);
+        w.EndObject();
+    }
+    w.EndArray();
+
+    w.Key("timeseries").BeginObject();
+    w.Key("interval_s").Double(r.sampleIntervalS);
+    w.Key("automatic").Bool(r.sampleIntervalAuto);
+    uint64_t bins = 0;
+    uint64_t ports = 0;
+    for (std::size_t i = 0; i < r.timeseries.size(); ++i)
+    {
+        bins += (i == 0 || r.timeseries[i].timeS != r.timeseries[i - 1].timeS) ? 1 : 0;
+    }
+    ports = bins > 0 ? r.timeseries.size() / bins : 0;
+    w.Key("bins").Uint(bins);
+    w.Key("ports").Uint(ports);
+    w.EndObject();
 
     w.EndObject();
     os << '\n';
@@ -732,7 +855,7 @@ WriteSummaryJson(const RunResults& results, const std::string& path)
 void
 WriteFlowsCsv(const RunResults& results, std::ostream& os)
 {
-    os << "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns\n";
+    os << "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown\n";
     for (const auto& f : results.flows)
     {
         os << f.id << ',' << CsvField(f.collective) << ',' << f.step << ',' << f.src << ',' << f.dst
@@ -742,8 +865,11 @@ WriteFlowsCsv(const RunResults& results, std::ostream& os)
         const bool startOk = ToPs(f.startS, startPs);
         const bool endOk = ToPs(f.endS, endPs);
         // an unrepresentable time leaves its field (and fct_ns) empty
+        const double slowdown = f.Slowdown();
         os << (startOk ? NsFromPs(startPs) : "") << ',' << (endOk ? NsFromPs(endPs) : "") << ','
-           << (startOk && endOk ? NsFromPs(endPs - startPs) : "") << '\n';
+           << (startOk && endOk ? NsFromPs(endPs - startPs) : "") << ','
+           << (f.idealS > 0 ? NsOrEmpty(f.idealS) : "") << ','
+           << (std::isfinite(slowdown) ? Fixed(slowdown, 6) : "") << '\n';
     }
 }
 
@@ -758,7 +884,8 @@ void
 WritePortsCsv(const RunResults& results, std::ostream& os)
 {
     os << "node,peer,tier,technology,tx_packets,tx_bytes,busy_ns,utilization,drops,"
-          "peak_queue_bytes,pauses_received,paused_ns,stall_ns\n";
+          "peak_queue_bytes,pauses_received,paused_ns,stall_ns,port_id,tier_class,ecn_marks,"
+          "p99_queue_bytes\n";
     for (const auto& p : results.ports)
     {
         const double util = results.simTimeS > 0 ? p.busyS / results.simTimeS : 0.0;
@@ -766,7 +893,8 @@ WritePortsCsv(const RunResults& results, std::ostream& os)
            << CsvField(p.technology) << ',' << p.txPackets << ',' << p.txBytes << ','
            << NsOrEmpty(p.busyS) << ',' << Fixed(util, 6) << ',' << p.drops << ','
            << p.peakQueueBytes << ',' << p.pausesReceived << ',' << NsOrEmpty(p.pausedS) << ','
-           << NsOrEmpty(p.stallS) << '\n';
+           << NsOrEmpty(p.stallS) << ',' << p.portId << ',' << CsvField(p.tierClass) << ','
+           << p.ecnMarks << ',' << p.p99QueueBytes << '\n';
     }
 }
 
@@ -775,6 +903,63 @@ WritePortsCsv(const RunResults& results, const std::string& path)
 {
     NS_LOG_FUNCTION(path << results.ports.size());
     WriteFileAtomically(path, [&results](std::ostream& os) { WritePortsCsv(results, os); });
+}
+
+void
+WriteCollectivesCsv(const RunResults& results, std::ostream& os)
+{
+    os << "name,op,algorithm,ranks,bytes,start_ns,end_ns,duration_ns,algbw_GBps,busbw_GBps,"
+          "analytic_ns,sim_over_analytic,rank_finish_p50_ns,rank_finish_p99_ns,"
+          "rank_finish_max_ns,straggler_rank,straggler_gpu,straggler_over_median,"
+          "straggler_minus_median_ns,fct_p50_ns,fct_p99_ns,fct_max_ns,slowdown_p50,"
+          "slowdown_p99,slowdown_max\n";
+    auto num = [](double v, int decimals) {
+        return std::isfinite(v) ? Fixed(v, decimals) : std::string();
+    };
+    for (const CollectiveResult& c : results.collectives)
+    {
+        const StragglerFigure& st = c.straggler;
+        os << CsvField(c.name) << ',' << CsvField(c.op) << ',' << CsvField(c.algorithm) << ','
+           << c.ranks << ',' << c.bytes << ',' << NsOrEmpty(c.startS) << ',' << NsOrEmpty(c.endS)
+           << ',' << NsOrEmpty(c.durationS) << ',' << num(c.algbwGBps, 6) << ','
+           << num(c.busbwGBps, 6) << ',' << (c.analyticS > 0 ? NsOrEmpty(c.analyticS) : "") << ','
+           << num(SimOverAnalytic(c), 6) << ',' << NsOrEmpty(c.rankFinish.p50) << ','
+           << NsOrEmpty(c.rankFinish.p99) << ',' << NsOrEmpty(c.rankFinish.max) << ','
+           << (st.valid ? std::to_string(st.position) : "") << ','
+           << (st.valid ? std::to_string(st.gpu) : "") << ','
+           << (st.valid ? num(st.overMedian, 6) : "") << ','
+           << (st.valid ? NsOrEmpty(st.minusMedianS) : "") << ',' << NsOrEmpty(c.fct.p50) << ','
+           << NsOrEmpty(c.fct.p99) << ',' << NsOrEmpty(c.fct.max) << ',' << num(c.slowdown.p50, 6)
+           << ',' << num(c.slowdown.p99, 6) << ',' << num(c.slowdown.max, 6) << '\n';
+    }
+}
+
+void
+WriteCollectivesCsv(const RunResults& results, const std::string& path)
+{
+    NS_LOG_FUNCTION(path << results.collectives.size());
+    WriteFileAtomically(path, [&results](std::ostream& os) { WriteCollectivesCsv(results, os); });
+}
+
+void
+WriteTimeSeriesCsv(const RunResults& results, std::ostream& os)
+{
+    os << "time_ns,port_id,tier_class,utilization,queue_bytes,bin_ns,queue_max_bytes\n";
+    for (const TimeSeriesRow& row : results.timeseries)
+    {
+        const std::string& tier
+            = row.portId < results.ports.size() ? results.ports[row.portId].tierClass : "";
+        os << NsOrEmpty(row.timeS) << ',' << row.portId << ',' << CsvField(tier) << ','
+           << Fixed(row.utilization, 6) << ',' << row.queueBytes << ',' << NsOrEmpty(row.lengthS)
+           << ',' << row.queueMaxBytes << '\n';
+    }
+}
+
+void
+WriteTimeSeriesCsv(const RunResults& results, const std::string& path)
+{
+    NS_LOG_FUNCTION(path << results.timeseries.size());
+    WriteFileAtomically(path, [&results](std::ostream& os) { WriteTimeSeriesCsv(results, os); });
 }
 
 void
@@ -857,6 +1042,11 @@ PrintSummaryTable(const RunResults& r, std::ostream& os)
     {
         os << ", FCT p50 " << HumanTime(s.p50) << ", p99 " << HumanTime(s.p99) << ", max "
            << HumanTime(s.max);
+        if (r.slowdown.count > 0)
+        {
+            os << "; slowdown vs empty fabric p50 " << Fixed(r.slowdown.p50, 2) << "x, p99 "
+               << Fixed(r.slowdown.p99, 2) << "x";
+        }
     }
     os << '\n';
     const FabricCounters& k = r.counters;
@@ -888,6 +1078,19 @@ PrintSummaryTable(const RunResults& r, std::ostream& os)
            << (c.analyticS > 0.0 ? HumanTime(c.analyticS) + " analytic (alpha-beta)"
                                  : std::string("no analytic estimate"))
            << ", busbw " << HumanRate(c.busbwGBps) << '\n';
+        if (c.straggler.valid && c.rankFinish.count > 1 && c.straggler.minusMedianS <= 0)
+        {
+            os << "  no straggler: the last rank finished with the median rank; FCT p99 "
+               << HumanTime(c.fct.p99) << '\n';
+        }
+        else if (c.straggler.valid && c.rankFinish.count > 1)
+        {
+            os << "  straggler: rank " << c.straggler.position << " (GPU " << c.straggler.gpu
+               << ") finished " << HumanTime(c.straggler.minusMedianS) << " after the median rank ("
+               << (std::isfinite(c.straggler.overMedian) ? Fixed(c.straggler.overMedian, 3) + "x"
+                                                         : std::string("n/a"))
+               << " its time); FCT p99 " << HumanTime(c.fct.p99) << '\n';
+        }
     }
     if (r.hasTraining)
     {

@@ -18,7 +18,7 @@ namespace ns3
  * \brief Version of the summary.json schema written by WriteSummaryJson
  * (docs/results-format.md). Bumped on any incompatible change.
  */
-static constexpr uint32_t RESULTS_SCHEMA_VERSION = 2;
+static constexpr uint32_t RESULTS_SCHEMA_VERSION = 3;
 
 /**
  * \ingroup ai-fabric
@@ -50,11 +50,13 @@ void WriteSummaryJson(const RunResults& results, const std::string& path);
  * \ingroup ai-fabric
  * \brief Write the per-flow table as CSV to a stream.
  *
- * Header `flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns`, then
+ * Header `flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown`, then
  * one row per flow in the order of RunResults::flows. Times are rounded to
  * whole picoseconds and printed in nanoseconds with exactly three decimals
  * (e.g. `1234.567`); fct_ns is computed from the rounded values, so
- * fct_ns == end_ns - start_ns holds exactly in the file. The collective name is
+ * fct_ns == end_ns - start_ns holds exactly in the file. ideal_ns is the
+ * message's time alone on an empty fabric (MessageIdealTime()), slowdown =
+ * fct / ideal with six decimals (empty without an ideal). The collective name is
  * quoted per RFC 4180 when it holds a comma, quote, CR or LF. Lines end in LF.
  *
  * \param results the run's results
@@ -67,7 +69,8 @@ void WriteFlowsCsv(const RunResults& results, std::ostream& os);
  * \brief Write ports.csv: one row per port (link direction) with its traffic,
  * utilisation over the run, drops, peak queue, PFC pauses and flow-control stalls.
  * Columns: node,peer,tier,technology,tx_packets,tx_bytes,busy_ns,utilization,drops,
- * peak_queue_bytes,pauses_received,paused_ns,stall_ns.
+ * peak_queue_bytes,pauses_received,paused_ns,stall_ns,port_id,tier_class,ecn_marks,
+ * p99_queue_bytes (port_id = the row's 0-based index, the id timeseries.csv uses).
  * \param results the run's results
  * \param os the stream to write to
  */
@@ -90,6 +93,44 @@ void WritePortsCsv(const RunResults& results, const std::string& path);
  * \throw std::runtime_error naming the path if the file cannot be written or renamed
  */
 void WriteFlowsCsv(const RunResults& results, const std::string& path);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write collectives.csv: one row per collective with its duration,
+ * bandwidths, analytic estimate, rank-finish percentiles, straggler and FCT and
+ * slowdown percentiles (columns in docs/results-format.md).
+ * \param results the run's results
+ * \param os the stream to write to
+ */
+void WriteCollectivesCsv(const RunResults& results, std::ostream& os);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write collectives.csv to a file, atomically.
+ * \param results the run's results
+ * \param path the file to create or replace
+ * \throw std::runtime_error naming the path if the file cannot be written or renamed
+ */
+void WriteCollectivesCsv(const RunResults& results, const std::string& path);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write timeseries.csv: `time_ns,port_id,tier_class,utilization,queue_bytes,
+ * bin_ns,queue_max_bytes`, one row per (bin, port) for the ports that transmitted
+ * during the run, by bin then port id (RunResults::timeseries).
+ * \param results the run's results
+ * \param os the stream to write to
+ */
+void WriteTimeSeriesCsv(const RunResults& results, std::ostream& os);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write timeseries.csv to a file, atomically.
+ * \param results the run's results
+ * \param path the file to create or replace
+ * \throw std::runtime_error naming the path if the file cannot be written or renamed
+ */
+void WriteTimeSeriesCsv(const RunResults& results, const std::string& path);
 
 /**
  * \ingroup ai-fabric

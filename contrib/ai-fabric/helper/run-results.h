@@ -5,6 +5,7 @@
 #define AI_FABRIC_RUN_RESULTS_H
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -26,11 +27,48 @@ struct FlowRecord
     uint64_t bytes{0};      //!< payload bytes
     double startS{0};       //!< time the message was posted, seconds
     double endS{0};         //!< time its last byte arrived, seconds
+    double idealS{0};       //!< its FCT alone on an empty fabric (MessageIdealTime()), seconds
 
     double FctS() const
     {
         return endS - startS;
     } //!< flow completion time, seconds
+
+    /// \return FctS() / idealS: 1 = as fast as on an empty fabric; NaN without an ideal
+    double Slowdown() const
+    {
+        return idealS > 0 ? FctS() / idealS : std::numeric_limits<double>::quiet_NaN();
+    }
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief Tail percentiles of a set of samples (fabric-stats Percentile(), R-7).
+ */
+struct TailSummary
+{
+    uint64_t count{0}; //!< samples
+    double p50{0};     //!< median
+    double p90{0};     //!< 90th percentile
+    double p99{0};     //!< 99th percentile
+    double p999{0};    //!< 99.9th percentile
+    double max{0};     //!< largest sample
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief The straggler of a group of ranks: the rank that finished last beside
+ * the median rank (StragglerOf(), fabric-stats.h).
+ */
+struct StragglerFigure
+{
+    bool valid{false};      //!< there was at least one rank
+    uint32_t position{0};   //!< the slowest rank's position (first on a tie)
+    uint32_t gpu{0};        //!< its GPU index
+    double finishS{0};      //!< its finish time, seconds (absolute)
+    double medianS{0};      //!< the median finish time over ranks, seconds (absolute)
+    double overMedian{0};   //!< (finish - start) / (median - start); NaN if median == start
+    double minusMedianS{0}; //!< finish - median, seconds
 };
 
 /**
@@ -55,6 +93,10 @@ struct CollectiveResult
     std::vector<uint32_t> rankGpus; //!< GPU index of each rank, in rank order
     std::vector<uint64_t> bytesSentPerRank; //!< payload bytes each rank sent, in rank order
     std::vector<double> finishSPerRank;     //!< time each rank finished (last receive), seconds
+    TailSummary rankFinish;    //!< finish-time percentiles (absolute) of the ranks that receive, s
+    StragglerFigure straggler; //!< slowest receiving rank vs the median receiving rank
+    TailSummary fct;           //!< FCT percentiles of its flows, seconds
+    TailSummary slowdown;      //!< slowdown (FCT / ideal) percentiles of its flows
 };
 
 /**
@@ -75,6 +117,46 @@ struct PortRecord
     uint64_t pausesReceived{0}; //!< PFC XOFF frames received (this port was paused)
     double pausedS{0};          //!< time lanes of this port were paused, seconds
     double stallS{0};           //!< time this port had packets but flow control held them, seconds
+    uint32_t portId{0};         //!< index in RunResults::ports (link i: 2i = a->b, 2i+1 = b->a)
+    std::string tierClass;      //!< TierClassOf(): nvlink, pcie, gpu-leaf, leaf-spine, ...
+    uint64_t ecnMarks{0};       //!< packets marked CE on their way out of this port
+    uint64_t p99QueueBytes{0};  //!< time-weighted p99 of the egress queue over the run, bytes
+    double rateBps{0};          //!< the link's data rate, bits per second
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief The ports of one tier class, aggregated (SummarizeTierClasses()).
+ */
+struct TierClassRecord
+{
+    std::string tierClass;        //!< the class
+    uint32_t ports{0};            //!< ports (link directions) of the class
+    uint32_t activePorts{0};      //!< of those, ports that transmitted at least one packet
+    uint64_t txBytes{0};          //!< wire bytes transmitted
+    double meanUtilization{0};    //!< mean over the class's ports of busy / run time
+    double maxUtilization{0};     //!< the busiest port's busy / run time
+    uint64_t peakQueueBytes{0};   //!< the largest egress queue of any port
+    uint64_t maxP99QueueBytes{0}; //!< the largest time-weighted p99 queue of any port
+    uint64_t pausesReceived{0};   //!< PFC XOFF frames received
+    double pausedS{0};            //!< paused time, summed over ports and lanes, seconds
+    double stallS{0};             //!< flow-control stall time, summed over ports, seconds
+    uint64_t ecnMarks{0};         //!< packets marked CE
+    uint64_t drops{0};            //!< packets dropped
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief One (bin, port) of the time series (timeseries.csv).
+ */
+struct TimeSeriesRow
+{
+    double timeS{0};           //!< bin start, seconds
+    double lengthS{0};         //!< bin length, seconds (the last bin ends with the run)
+    uint32_t portId{0};        //!< PortRecord::portId
+    double utilization{0};     //!< busy share of the bin, 0..1
+    uint64_t queueBytes{0};    //!< egress queue at the bin's end, wire bytes
+    uint64_t queueMaxBytes{0}; //!< largest egress queue during the bin, wire bytes
 };
 
 /**
@@ -137,6 +219,8 @@ struct TrainingIterationResult
     double exposedExpertS{0};   //!< mean exposed EP (MoE all-to-all) communication, seconds
     double exposedDataS{0};     //!< mean exposed DP (gradient bucket) communication, seconds
     double achievedMfu{0};      //!< spec MFU x mean compute / step: the job's effective MFU
+    TailSummary rankEnd;        //!< percentiles of the ranks' end times (absolute), seconds
+    StragglerFigure straggler;  //!< the rank that ended last vs the median (from startS)
 
     /// \return mean exposed communication of every kind, seconds
     double ExposedS() const
@@ -232,6 +316,100 @@ struct SweepRow
 
 /**
  * \ingroup ai-fabric
+ * \brief Throughput an all-to-all or permutation collective achieved across the
+ * topology analyzer's bisection cut, beside the cut's capacity
+ * (MeasureBisection(), helper/bisection-meter.h). Gb/s, one direction.
+ */
+struct BisectionRecord
+{
+    std::string collective; //!< the collective
+    std::string op;         //!< its operation
+    std::string split;      //!< the cut in words
+    uint32_t sideAGpus{0};  //!< GPUs on side A
+    uint32_t sideBGpus{0};  //!< GPUs on side B
+    uint64_t crossBytes{0}; //!< payload bytes across the cut, both directions
+    uint64_t bytesAtoB{0};  //!< side A to side B
+    uint64_t bytesBtoA{0};  //!< side B to side A
+    double windowS{0};      //!< the collective's duration, seconds
+    double achievedGbps{0}; //!< busier direction's payload rate, Gb/s
+    double analyticGbps{0}; //!< the cut's max-flow capacity, Gb/s, one direction
+    double formulaGbps{0};  //!< the family's closed form, Gb/s (0 without one)
+    double ratio{0};        //!< achieved / analytic
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief One contributor to a straggler's extra delay: an egress port on the path
+ * of its last packet, or the source's injection (docs/results-format.md).
+ */
+struct StragglerHop
+{
+    std::string port;        //!< "node->peer", or "source-start"/"source-rate"
+    std::string node;        //!< transmitting node
+    std::string peer;        //!< receiving node ("" for a source entry)
+    int64_t link{-1};        //!< graph link index (-1 for a source entry)
+    int64_t portIndex{-1};   //!< index of the port in its switch (-1: not a switch port)
+    int64_t portRecord{-1};  //!< index in RunResults::ports (-1 for a source entry)
+    std::string tier;        //!< link class ("source" for a source entry)
+    uint32_t position{0};    //!< 0 = source port, 1.. = egress ports in path order
+    double queueS{0};        //!< the last packet's plain queueing here, seconds
+    double pauseS{0};        //!< its wait while PFC paused this port's lane, seconds
+    double creditStallS{0};  //!< its wait while this port stalled for credits, seconds
+    double backPressureS{0}; //!< upstream pause/credit stall charged to this port, seconds
+    double otherS{0};        //!< source entry: injection delay not from flow control, s
+    double attributedS{0};   //!< delay charged to this entry in all, seconds
+    double share{0};         //!< attributedS / the flow's extra delay
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief One of the slowest flows of a collective and where its extra delay came from.
+ */
+struct StragglerFlow
+{
+    uint64_t flowId{0};             //!< FlowRecord::id (collectives only)
+    std::string collective;         //!< collective name, or the training group kind ("dp", ...)
+    std::string group;              //!< the workload group (= collective for a collective)
+    bool training{false};           //!< a training job's flow: collective is its group kind
+    uint32_t rank{0};               //!< its place among the collective's flows, 0 = slowest
+    uint32_t src{0};                //!< source GPU
+    uint32_t dst{0};                //!< destination GPU
+    uint64_t bytes{0};              //!< payload bytes
+    double fctS{0};                 //!< flow completion time, seconds
+    double idealS{0};               //!< FCT alone on an idle fabric (same path), seconds
+    double extraS{0};               //!< fctS - idealS, seconds
+    uint32_t pathHops{0};           //!< egress ports on the last packet's path (source excluded)
+    std::vector<StragglerHop> hops; //!< contributors, largest attributedS first
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief Straggler attribution of a run (RunResults::stragglers).
+ */
+struct StragglerAttribution
+{
+    bool enabled{false};              //!< the ledger ran
+    uint32_t flowsPerCollective{0};   //!< k: slowest flows reported per collective
+    std::vector<StragglerFlow> flows; //!< per collective (in order), slowest first
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief A packet capture of one port, in pcap format (written as
+ * DIR/capture-NODE-PEER.pcap).
+ */
+struct PacketCaptureFile
+{
+    std::string node;     //!< transmitting node
+    std::string peer;     //!< receiving node
+    uint32_t linkType{0}; //!< pcap LINKTYPE (1 Ethernet; 252 exported PDU for InfiniBand)
+    uint64_t packets{0};  //!< packets captured
+    uint64_t missed{0};   //!< packets past max_packets, not captured
+    std::string bytes;    //!< the whole pcap file
+};
+
+/**
+ * \ingroup ai-fabric
  * \brief Everything a run reports; written as summary.json, flows.csv and a table.
  */
 struct RunResults
@@ -262,6 +440,16 @@ struct RunResults
     std::vector<TraceEvent> trace;             //!< Chrome trace events (trace.json)
     std::string sweepCollective;               //!< the swept collective ("" if not a sweep)
     std::vector<SweepRow> sweep;               //!< sweep rows, by size
+    std::vector<BisectionRecord> bisection;    //!< per all-to-all / permutation collective
+    TailSummary fct;                           //!< FCT percentiles over all flows, seconds
+    TailSummary slowdown;                      //!< slowdown percentiles over all flows
+    std::vector<TierClassRecord> tierClasses;  //!< per tier class present, in TierClassNames()
+                                               //!< order
+    double sampleIntervalS{0};                 //!< time-series bin width used, seconds
+    bool sampleIntervalAuto{true};             //!< bins were sized automatically
+    std::vector<TimeSeriesRow> timeseries;     //!< by bin, then port id; active ports only
+    StragglerAttribution stragglers;           //!< where the slowest flows' delay came from
+    std::vector<PacketCaptureFile> captures;   //!< packet captures of the chosen ports
 };
 
 } // namespace ns3

@@ -4,10 +4,16 @@
 #include "scenario-runner.h"
 
 #include "analytic-model.h"
+#include "bisection-meter.h"
 #include "fabric-builder.h"
 #include "fabric-graph.h"
 #include "fabric-stats.h"
 #include "locality-domains.h"
+#include "pcap-capture.h"
+#include "port-metrics.h"
+#include "port-sampler.h"
+#include "progress-bar.h"
+#include "straggler-report.h"
 
 #include "ns3/collective-algorithm.h"
 #include "ns3/direct-collective.h"
@@ -17,6 +23,7 @@
 #include "ns3/rdma-transport.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/straggler-ledger.h"
 #include "ns3/string.h"
 #include "ns3/training-workload.h"
 #include "ns3/workload-runner.h"
@@ -28,6 +35,7 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 
 namespace ns3
@@ -218,7 +226,12 @@ BuildTraining(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl, 
     }
 }
 
-/// Prints a progress line on a timer of simulated time; counts its own events.
+/**
+ * Prints a progress bar (FormatProgressLine()) on a timer of simulated time; counts its own
+ * events. The timer adapts so that ticks come about every 20 to 200 ms of wall time: it
+ * starts at 10 us simulated, doubles while ticks come faster than that (up to 1 s) and halves
+ * when slower (down to 1 us), so the monitor costs a few dozen events per wall second.
+ */
 class ProgressMonitor
 {
   public:
@@ -238,31 +251,34 @@ class ProgressMonitor
             return;
         }
         const double wall = SecondsSince(m_t0);
-        if (wall >= m_after && wall - m_lastPrint >= 0.5)
+        const double sinceTick = wall - m_lastTick;
+        m_lastTick = wall;
+        if (sinceTick < 0.02 && m_interval < Seconds(1))
+        {
+            m_interval = m_interval * 2;
+        }
+        else if (sinceTick > 0.2 && m_interval > MicroSeconds(1))
+        {
+            m_interval = m_interval / 2;
+        }
+        if (wall - m_lastPrint >= 0.5)
         {
             m_lastPrint = wall;
-            m_printed = true;
-            const double share
-                = m_runner->GetBytesTotal() == 0
-                      ? 1.0
-                      : static_cast<double>(m_runner->GetBytesDone()) / m_runner->GetBytesTotal();
-            char line[160];
-            std::snprintf(
-                line,
-                sizeof line,
-                "\r[ai-fabric] simulated %.6f s | %5.1f%% of bytes delivered | wall %.1f s",
-                Simulator::Now().GetSeconds(),
-                100.0 * share,
-                wall);
-            *m_out << line << std::flush;
+            m_eta.Add(wall, Share());
+            if (wall >= m_after)
+            {
+                Print(wall);
+            }
         }
-        Simulator::Schedule(MicroSeconds(10), &ProgressMonitor::Tick, this);
+        Simulator::Schedule(m_interval, &ProgressMonitor::Tick, this);
     }
 
     void Finish()
     {
         if (m_printed)
         {
+            // The last state (100% when every byte arrived), then end the line.
+            Print(SecondsSince(m_t0));
             *m_out << "\n" << std::flush;
         }
     }
@@ -273,11 +289,29 @@ class ProgressMonitor
     }
 
   private:
+    double Share() const
+    {
+        return m_runner->GetBytesTotal() == 0
+                   ? 1.0
+                   : static_cast<double>(m_runner->GetBytesDone()) / m_runner->GetBytesTotal();
+    }
+
+    void Print(double wall)
+    {
+        m_printed = true;
+        const double eta = m_runner->IsDone() ? 0.0 : m_eta.SecondsLeft();
+        *m_out << "\r" << FormatProgressLine(Simulator::Now().GetSeconds(), Share(), wall, eta)
+               << "\033[K" << std::flush;
+    }
+
     Ptr<WorkloadRunner> m_runner;
     std::ostream* m_out;
     double m_after;
     Clock::time_point m_t0;
     double m_lastPrint{0};
+    double m_lastTick{0};
+    Time m_interval{MicroSeconds(10)};
+    EtaEstimator m_eta;
     bool m_printed{false};
     uint64_t m_events{0};
 };
@@ -297,6 +331,43 @@ StopWhenDone(Ptr<WorkloadRunner> runner, uint32_t /* op */)
     {
         Simulator::Stop();
     }
+}
+
+/**
+ * \brief The straggler ledger of a run, attached to every port, if attribution is on
+ * (`attribution: enabled`: on, off, or auto = on up to
+ * ScenarioSpec::ATTRIBUTION_AUTO_MAX_MESSAGES messages).
+ * \param spec the scenario
+ * \param workload the workload
+ * \param fabric the built fabric
+ * \return the ledger, or null when off
+ */
+std::unique_ptr<StragglerLedger>
+MakeStragglerLedger(const ScenarioSpec& spec, const Workload& workload, const Fabric& fabric)
+{
+    if (spec.attribution == "off")
+    {
+        return nullptr;
+    }
+    if (spec.attribution == "auto")
+    {
+        uint64_t messages = 0;
+        for (const WorkloadOp& op : workload.GetOps())
+        {
+            messages += op.kind == WorkloadOp::SEND ? 1 : 0;
+        }
+        if (messages > ScenarioSpec::ATTRIBUTION_AUTO_MAX_MESSAGES)
+        {
+            return nullptr;
+        }
+    }
+    auto ledger = std::make_unique<StragglerLedger>(fabric.transports.size());
+    for (std::size_t i = 0; i < fabric.devicesA.size(); ++i)
+    {
+        fabric.devicesA[i]->SetStragglerLedger(ledger.get(), 2 * i);
+        fabric.devicesB[i]->SetStragglerLedger(ledger.get(), 2 * i + 1);
+    }
+    return ledger;
 }
 
 /// Sum the flow-control and loss counters of every port and switch.
@@ -350,7 +421,7 @@ TierName(const FabricGraph::Node& a, const FabricGraph::Node& b)
 
 /// One record per port: both directions of every link.
 std::vector<PortRecord>
-CollectPorts(const FabricGraph& graph, const Fabric& fabric)
+CollectPorts(const FabricGraph& graph, const Fabric& fabric, bool custom)
 {
     std::vector<PortRecord> ports;
     const auto& nodes = graph.GetNodes();
@@ -361,6 +432,7 @@ CollectPorts(const FabricGraph& graph, const Fabric& fabric)
         const auto& link = links[i];
         const std::string tier = TierName(nodes[link.a], nodes[link.b]);
         const std::string tech = graph.GetProfiles()[link.profile].technology;
+        const std::string tierClass = TierClassOf(graph, i, custom);
         for (int end = 0; end < 2; ++end)
         {
             const Ptr<FabricNetDevice>& d = end == 0 ? fabric.devicesA[i] : fabric.devicesB[i];
@@ -377,6 +449,11 @@ CollectPorts(const FabricGraph& graph, const Fabric& fabric)
             p.pausesReceived = d->GetPausesReceived();
             p.pausedS = d->GetPausedTime().GetSeconds();
             p.stallS = d->GetStallTime().GetSeconds();
+            p.portId = ports.size();
+            p.tierClass = tierClass;
+            p.ecnMarks = d->GetEcnMarks();
+            p.p99QueueBytes = d->GetQueuePercentileBytes(99.0);
+            p.rateBps = static_cast<double>(graph.GetProfiles()[link.profile].rate.GetBitRate());
             ports.push_back(p);
         }
     }
@@ -655,6 +732,56 @@ GatherGroups(const FabricGraph& graph,
     }
 }
 
+/**
+ * \brief Bisection throughput of every all-to-all and permutation collective
+ * (the cut is priced once, only if there is such a collective).
+ * \param graph the fabric
+ * \param spec the topology
+ * \param r the results (collectives and flows filled; bisection appended)
+ */
+void
+GatherBisection(const FabricGraph& graph, const TopologySpec& spec, RunResults& r)
+{
+    BisectionCutInfo cut;
+    bool priced = false;
+    std::size_t flow = 0;
+    for (const CollectiveResult& c : r.collectives)
+    {
+        // flows are grouped per collective, in collective order
+        const std::size_t first = flow;
+        while (flow < r.flows.size() && r.flows[flow].collective == c.name)
+        {
+            ++flow;
+        }
+        if (c.op != "all-to-all" && c.op != "permutation")
+        {
+            continue;
+        }
+        if (!priced)
+        {
+            cut = AnalyticBisectionCut(graph, spec);
+            priced = true;
+        }
+        const std::vector<FlowRecord> mine(r.flows.begin() + first, r.flows.begin() + flow);
+        const BisectionMeasure m = MeasureBisection(cut, mine, c.startS, c.endS);
+        BisectionRecord b;
+        b.collective = c.name;
+        b.op = c.op;
+        b.split = cut.split;
+        b.sideAGpus = std::count(cut.sideA.begin(), cut.sideA.end(), true);
+        b.sideBGpus = cut.sideA.size() - b.sideAGpus;
+        b.crossBytes = m.crossBytes;
+        b.bytesAtoB = m.bytesAtoB;
+        b.bytesBtoA = m.bytesBtoA;
+        b.windowS = m.windowS;
+        b.achievedGbps = m.achievedGbps;
+        b.analyticGbps = m.analyticGbps;
+        b.formulaGbps = cut.formulaGbps;
+        b.ratio = m.ratio;
+        r.bisection.push_back(b);
+    }
+}
+
 /// \param c a compute op \return its trace name, e.g. "F attn l3 mb2"
 std::string
 ComputeName(const TrainingComputeOp& c)
@@ -782,6 +909,16 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     const Clock::time_point t0 = Clock::now();
     RngSeedManager::SetSeed(static_cast<uint32_t>(spec.seed));
     RngSeedManager::SetRun(1);
+    // The event scheduler: the command line's, else the scenario's, else the default.
+    const std::string scheduler = !options.scheduler.empty() ? options.scheduler
+                                  : !spec.scheduler.empty()  ? spec.scheduler
+                                                             : DEFAULT_SCHEDULER;
+    const std::string schedulerType = SchedulerTypeName(scheduler);
+    if (schedulerType.empty())
+    {
+        throw SpecError(spec.where, "unknown scheduler '" + scheduler + "'");
+    }
+    Simulator::SetScheduler(ObjectFactory(schedulerType));
 
     // Everything that can be wrong with the input is found before simulating.
     const FabricGraph graph = BuildFabricGraph(spec.topology);
@@ -839,6 +976,8 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         throw SpecError(spec.where, "unknown congestion_control '" + cc + "'");
     }
     Fabric fabric = FabricBuilder::Build(graph, spec.topology.where, build);
+    std::unique_ptr<StragglerLedger> ledger = MakeStragglerLedger(spec, workload, fabric);
+    PacketCapture capture(spec, graph, fabric);
 
     Ptr<WorkloadRunner> runner = CreateObject<WorkloadRunner>();
     runner->Setup(&workload, fabric.transports);
@@ -850,11 +989,21 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     {
         Simulator::ScheduleNow(&ProgressMonitor::Tick, &monitor);
     }
+    std::vector<Ptr<FabricNetDevice>> portDevices;
+    portDevices.reserve(2 * fabric.devicesA.size());
+    for (std::size_t i = 0; i < fabric.devicesA.size(); ++i)
+    {
+        portDevices.push_back(fabric.devicesA[i]);
+        portDevices.push_back(fabric.devicesB[i]);
+    }
+    PortSampler sampler(std::move(portDevices), spec.sampleInterval);
+    sampler.Start();
     const double setupS = SecondsSince(t0);
 
     const uint64_t eventsBefore = Simulator::GetEventCount();
     Simulator::Run();
     monitor.Finish();
+    sampler.Finish();
 
     RunResults r;
     r.scenario = spec.name;
@@ -867,12 +1016,17 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     r.links = graph.GetLinks().size();
     r.simTimeS = Simulator::Now().GetSeconds();
     // The monitor's own events depend on whether progress is shown: leave them out.
-    r.events = Simulator::GetEventCount() - eventsBefore - monitor.Events();
+    // The sampler's events are bookkeeping too: leave them out.
+    r.events = Simulator::GetEventCount() - eventsBefore - monitor.Events() - sampler.Events();
     r.packetHops = fabric.GetPacketHops();
     r.complete = runner->IsDone();
     r.setupTimeS = setupS;
     r.counters = CollectCounters(fabric);
-    r.ports = CollectPorts(graph, fabric);
+    r.ports = CollectPorts(graph, fabric, spec.topology.kind == "custom");
+    r.tierClasses = SummarizeTierClasses(r.ports, r.simTimeS);
+    r.sampleIntervalS = sampler.IntervalS();
+    r.sampleIntervalAuto = !spec.sampleInterval.IsStrictlyPositive();
+    r.timeseries = sampler.Rows();
     if (r.counters.losslessDrops > 0)
     {
         r.violations.push_back(std::to_string(r.counters.losslessDrops)
@@ -881,11 +1035,47 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
 
     const Clock::time_point gather0 = Clock::now();
     GatherGroups(graph, workload, *runner, training, options.trace, r);
+    GatherBisection(graph, spec.topology, r);
+    {
+        std::vector<MessageQuery> queries;
+        queries.reserve(r.flows.size());
+        for (const FlowRecord& f : r.flows)
+        {
+            queries.push_back(MessageQuery{f.src, f.dst, f.bytes});
+        }
+        const std::vector<double> ideal = MessageIdealTimes(graph, queries);
+        for (std::size_t i = 0; i < r.flows.size(); ++i)
+        {
+            r.flows[i].idealS = ideal[i];
+        }
+    }
     if (spec.traffic.hasTraining)
     {
         GatherTraining(training, *runner, options.trace, r);
         r.training.locality = spec.traffic.locality;
     }
+    FillTails(r);
+    if (ledger)
+    {
+        // Training groups are attributed per kind (tp, dp, ...), collectives one by one.
+        std::vector<std::string> trainingKind(workload.GetGroups().size());
+        for (const TrainingWorkloadInfo& info : training.iterations)
+        {
+            for (std::size_t i = 0; i < info.groups.size(); ++i)
+            {
+                trainingKind[info.firstGroup + i] = TrainingKindName(info.groups[i].kind);
+            }
+        }
+        GatherStragglers(graph,
+                         fabric,
+                         workload,
+                         *runner,
+                         *ledger,
+                         trainingKind,
+                         spec.attributionFlows,
+                         r);
+    }
+    r.captures = capture.Finish();
     r.gatherTimeS = SecondsSince(gather0);
 
     Simulator::Destroy();
@@ -997,6 +1187,44 @@ RunSweep(const ScenarioSpec& spec, const RunOptions& options)
     out.last.sweepCollective = out.collective;
     out.last.sweep = out.rows;
     return out;
+}
+
+// Measured on the demo and on 320- and 4096-GPU fabrics (docs/performance.md): the
+// binary heap of std::priority_queue is the fastest of ns-3's schedulers here.
+const char* const DEFAULT_SCHEDULER = "priority-queue";
+
+const std::vector<std::string>&
+SchedulerNames()
+{
+    static const std::vector<std::string> names
+        = {"map", "heap", "list", "calendar", "priority-queue"};
+    return names;
+}
+
+std::string
+SchedulerTypeName(const std::string& name)
+{
+    if (name == "map")
+    {
+        return "ns3::MapScheduler";
+    }
+    if (name == "heap")
+    {
+        return "ns3::HeapScheduler";
+    }
+    if (name == "list")
+    {
+        return "ns3::ListScheduler";
+    }
+    if (name == "calendar")
+    {
+        return "ns3::CalendarScheduler";
+    }
+    if (name == "priority-queue")
+    {
+        return "ns3::PriorityQueueScheduler";
+    }
+    return "";
 }
 
 } // namespace ns3

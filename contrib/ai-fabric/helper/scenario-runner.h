@@ -8,6 +8,8 @@
 #include "scenario-spec.h"
 
 #include <ostream>
+#include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -22,6 +24,8 @@ struct RunOptions
     std::ostream* progressOut{nullptr}; //!< where to print it (stderr if null)
     double progressAfterS{2.0};         //!< wall seconds before the first progress line
     bool trace{true};                   //!< gather Chrome trace events (RunResults::trace)
+    /// ns-3 event scheduler (a name of SchedulerNames()); empty: the scenario's `scheduler`
+    std::string scheduler;
 };
 
 /**
@@ -90,6 +94,25 @@ std::vector<uint64_t> SweepSizes(const CollectiveSpec& c);
  * \throws SpecError if no collective or more than one is swept, or its range is invalid
  */
 SweepResults RunSweep(const ScenarioSpec& spec, const RunOptions& options);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Names of the ns-3 event schedulers a run may use (`scheduler:`, `--scheduler`):
+ * map, heap, list, calendar, priority-queue. Every one gives the same results (events run in
+ * (time, insertion) order); only the speed differs (docs/performance.md).
+ * \return the names
+ */
+const std::vector<std::string>& SchedulerNames();
+
+/// The scheduler a run uses when neither the scenario nor the command line names one.
+extern const char* const DEFAULT_SCHEDULER;
+
+/**
+ * \ingroup ai-fabric
+ * \param name a name of SchedulerNames()
+ * \return its ns-3 TypeId name (e.g. "ns3::PriorityQueueScheduler"), empty if unknown
+ */
+std::string SchedulerTypeName(const std::string& name);
 
 } // namespace ns3
 

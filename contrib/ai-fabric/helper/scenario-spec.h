@@ -187,6 +187,8 @@ struct ScenarioSpec
     uint64_t seed{1};   //!< RngSeed for every random stream of the run
     Time stopTime;      //!< simulated-time limit; the run is cut off (and fails) past it
     std::string forwarding{"ecmp"}; //!< choice among equal-cost ports: ecmp, spray, adaptive
+    /// ns-3 event scheduler (`scheduler:`, a name of SchedulerNames()); empty: the default
+    std::string scheduler;
     /// Congestion control: "auto" (dcqcn where links mark ECN, i.e. RoCE; else none),
     /// "none" or "dcqcn".
     std::string congestionControl{"auto"};
@@ -198,6 +200,22 @@ struct ScenarioSpec
     std::vector<std::pair<std::string, std::string>> transportAttributes;
     TopologySpec topology; //!< the fabric
     TrafficSpec traffic;   //!< the traffic
+    /// Time-series bin width (`results: sample_interval`); 0 = automatic bins
+    /// (docs/results-format.md, timeseries.csv).
+    Time sampleInterval{0};
+
+    /// Straggler attribution (`attribution:`): "auto" (on up to
+    /// ATTRIBUTION_AUTO_MAX_MESSAGES messages), "on" or "off".
+    std::string attribution{"auto"};
+    uint32_t attributionFlows{3}; //!< slowest flows reported per collective (training: per kind)
+    /// Packet capture (`capture:`, and `--pcap`): port names "node->peer".
+    std::vector<std::string> capturePorts;
+    std::vector<SpecLocation> capturePortsWhere; //!< where each port was named
+    uint64_t captureMaxPackets{10000};           //!< packets captured per port at most
+    uint32_t captureSnapBytes{128};              //!< bytes kept of each packet at most
+
+    /// `attribution: auto` turns the ledger on up to this many messages.
+    static constexpr uint64_t ATTRIBUTION_AUTO_MAX_MESSAGES = 200000;
 };
 
 } // namespace ns3

@@ -484,6 +484,18 @@ SplitMaxFlowBps(const FabricGraph& graph, const std::vector<bool>& sideA)
     return net.Run(sideA);
 }
 
+BisectionSplit
+FormulaBisectionSplit(const FabricGraph& graph, const TopologySpec& spec)
+{
+    Formula f = FormulaOf(graph, spec);
+    BisectionSplit s;
+    s.hasFormula = f.has;
+    s.formulaBps = f.bps;
+    s.split = f.split;
+    s.sideA = std::move(f.sideA);
+    return s;
+}
+
 TopologyReport
 AnalyzeTopology(const FabricGraph& graph, const TopologySpec& spec)
 {

@@ -170,6 +170,27 @@ double SplitMaxFlowBps(const FabricGraph& graph, const std::vector<bool>& sideA)
 
 /**
  * \ingroup ai-fabric
+ * \brief The split the family's closed-form bisection assumes (the cut
+ * AnalyzeTopology() reports as `split`).
+ */
+struct BisectionSplit
+{
+    bool hasFormula{false};  //!< the kind has a closed form (else the split is first half of GPUs)
+    double formulaBps{0};    //!< the closed form, bits per second, one direction
+    std::string split;       //!< the split in words ("first 2 of 4 leaves")
+    std::vector<bool> sideA; //!< per GPU index: true for side A
+};
+
+/**
+ * \ingroup ai-fabric
+ * \param graph the fabric
+ * \param spec the topology it was generated from
+ * \return the closed form's split (see AnalyzeTopology())
+ */
+BisectionSplit FormulaBisectionSplit(const FabricGraph& graph, const TopologySpec& spec);
+
+/**
+ * \ingroup ai-fabric
  * \brief Write the report as JSON (deterministic; bandwidths in Gb/s, one direction).
  * \param report the report
  * \param os the stream

@@ -6,6 +6,7 @@
 #include "fabric-graph.h"
 #include "fabric-topology.h"
 #include "locality-domains.h"
+#include "scenario-runner.h"
 #include "units.h"
 
 #include "ns3/abort.h"
@@ -45,11 +46,17 @@ const std::vector<std::string> SCENARIO_KEYS = {"name",
                                                 "seed",
                                                 "stop_time",
                                                 "forwarding",
+                                                "scheduler",
                                                 "congestion_control",
                                                 "dcqcn",
                                                 "transport",
                                                 "topology",
-                                                "traffic"};
+                                                "traffic",
+                                                "results",
+                                                "attribution",
+                                                "capture"};
+/// Keys of the scenario's `results:` mapping.
+const std::vector<std::string> RESULTS_KEYS = {"sample_interval"};
 /// Keys of a traffic mapping.
 const std::vector<std::string> TRAFFIC_KEYS
     = {"name", "collectives", "training", "locality", "iterations"};
@@ -3724,6 +3731,68 @@ RunOptionHints()
     return h;
 }
 
+/**
+ * \brief The scenario's `attribution:` and `capture:` mappings (what a run reports;
+ * capture port names are checked against the fabric when it is built).
+ * \param m the scenario mapping
+ * \param path the scenario file
+ * \param s the scenario to fill
+ */
+void
+ReadRunOutputs(const Mapping& m, const std::string& path, ScenarioSpec& s)
+{
+    if (const Field* f = m.Find("attribution"))
+    {
+        if (!f->value.IsMap())
+        {
+            f->Fail("expected a mapping (e.g. 'enabled: true' on the next line, indented), got "
+                    + Describe(f->value));
+        }
+        const Mapping a(f->value, path, "attribution", {"enabled", "flows"});
+        if (const Field* e = a.Find("enabled"))
+        {
+            const std::string v = ReadChoice(*e, "attribution setting", {"auto", "true", "false"});
+            s.attribution = v == "true" ? "on" : v == "false" ? "off" : "auto";
+        }
+        if (const Field* k = a.Find("flows"))
+        {
+            s.attributionFlows = static_cast<uint32_t>(ReadInteger(*k, 1, 1000));
+        }
+    }
+    if (const Field* f = m.Find("capture"))
+    {
+        if (!f->value.IsMap())
+        {
+            f->Fail("expected a mapping (e.g. 'ports: [switch0->gpu0]' on the next line, "
+                    "indented), got "
+                    + Describe(f->value));
+        }
+        const Mapping c(f->value, path, "capture", {"ports", "max_packets", "snap_bytes"});
+        const Field& ports = c.Require("ports");
+        if (!ports.value.IsSequence() || ports.value.size() == 0)
+        {
+            ports.Fail("expected a non-empty list of ports written NODE->PEER, such as "
+                       "[switch0->gpu0, gpu1->switch0], got "
+                       + Describe(ports.value));
+        }
+        for (const auto& item : ports.value)
+        {
+            const Field one{"ports", ports.keyNode, item, path};
+            s.capturePorts.push_back(ScalarOf(one, "a port written NODE->PEER"));
+            s.capturePortsWhere.push_back(one.ValueWhere());
+        }
+        if (const Field* n = c.Find("max_packets"))
+        {
+            s.captureMaxPackets = ReadInteger(*n, 1, 10000000);
+        }
+        if (const Field* n = c.Find("snap_bytes"))
+        {
+            // At least the Ethernet, IPv4, UDP and BTH headers (14 + 20 + 8 + 12 bytes).
+            s.captureSnapBytes = static_cast<uint32_t>(ReadInteger(*n, 54, 65535));
+        }
+    }
+}
+
 } // namespace
 
 TopologySpec
@@ -3825,6 +3894,10 @@ ReadScenarioFile(const std::string& path)
     {
         s.forwarding = ReadChoice(*f, "forwarding", FORWARDING_MODES);
     }
+    if (const Field* f = m.Find("scheduler"))
+    {
+        s.scheduler = ReadChoice(*f, "scheduler", SchedulerNames());
+    }
 
     // Congestion control and transport. Keys that would be ignored are errors: here when
     // the choice is explicit, after the topology when it is `auto`.
@@ -3889,6 +3962,39 @@ ReadScenarioFile(const std::string& path)
         }
         s.transportAttributes = ReadAttributes(t, TransportKeys());
     }
+
+    if (const Field* f = m.Find("results"))
+    {
+        if (!f->value.IsMap())
+        {
+            f->Fail("expected a mapping (e.g. 'sample_interval: 10us' on the next line, "
+                    "indented), got "
+                    + Describe(f->value));
+        }
+        const Mapping r(f->value, path, "results", RESULTS_KEYS, {});
+        if (const Field* si = r.Find("sample_interval"))
+        {
+            // "auto" (the default) or a positive duration
+            const std::string text = ScalarOf(*si, "'auto' or a duration such as '10us'");
+            s.sampleInterval = Time(0);
+            if (text != "auto")
+            {
+                try
+                {
+                    s.sampleInterval = ParseTime(text);
+                }
+                catch (const UnitError& e)
+                {
+                    si->Fail(std::string(e.what()) + ", or 'auto'");
+                }
+                if (!s.sampleInterval.IsStrictlyPositive())
+                {
+                    si->Fail("must be 'auto' or greater than 0, got '" + text + "'");
+                }
+            }
+        }
+    }
+    ReadRunOutputs(m, path, s);
 
     std::string file;
     std::string defaultName;

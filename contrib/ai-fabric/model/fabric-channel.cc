@@ -64,14 +64,22 @@ FabricChannel::Transmit(Ptr<Packet> packet,
                         uint8_t priority) const
 {
     const std::size_t peer = (PeekPointer(m_ends[0]) == src) ? 1 : 0;
-    const FabricNetDevice* dst = PeekPointer(m_ends[peer]);
+    if (!m_endsCached)
+    {
+        for (std::size_t i = 0; i < m_nDevices; ++i)
+        {
+            m_cutThrough[i] = m_ends[i]->IsCutThrough();
+            m_rxLatency[i] = m_ends[i]->GetRxLatency();
+        }
+        m_endsCached = true;
+    }
     Time arrive = txTime;
-    if (dst->IsCutThrough() && wireBytes > CUT_THROUGH_BYTES)
+    if (m_cutThrough[peer] && wireBytes > CUT_THROUGH_BYTES)
     {
         arrive = PicoSeconds(txTime.GetPicoSeconds() * CUT_THROUGH_BYTES / wireBytes);
     }
     Simulator::ScheduleWithContext(m_endNodeIds[peer],
-                                   arrive + m_delay + dst->GetRxLatency(),
+                                   arrive + m_delay + m_rxLatency[peer],
                                    &FabricNetDevice::Receive,
                                    m_ends[peer],
                                    packet,

@@ -83,6 +83,11 @@ class FabricChannel : public Channel
     std::array<Ptr<FabricNetDevice>, 2> m_ends;   //!< the two ends
     std::array<uint32_t, 2> m_endNodeIds{{0, 0}}; //!< node id (event context) of each end
     std::size_t m_nDevices{0};                    //!< devices attached
+    /// Receive side of each end, read from the devices at the first transmission (their
+    /// attributes are set by then): spares a visit to the far device per packet.
+    mutable bool m_endsCached{false};
+    mutable std::array<bool, 2> m_cutThrough{{false, false}}; //!< end is cut-through
+    mutable std::array<Time, 2> m_rxLatency;                  //!< end's receive latency
 };
 
 } // namespace ns3

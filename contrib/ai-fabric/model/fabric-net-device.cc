@@ -5,6 +5,7 @@
 
 #include "fabric-channel.h"
 #include "fabric-header.h"
+#include "straggler-ledger.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -15,6 +16,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -220,11 +222,21 @@ FabricNetDevice::Enqueue(FabricTxItem item)
     EnsureLanes();
     Lane& lane = m_lanes[LaneOf(item.priority)];
     lane.bytes += item.wireBytes;
+    AccountQueueTime();
     m_queuedBytes = m_queuedBytes + item.wireBytes;
     ++m_queuedPackets;
     if (m_queuedBytes > m_peakQueuedBytes)
     {
         m_peakQueuedBytes = m_queuedBytes;
+    }
+    if (m_queuedBytes > m_windowPeakQueuedBytes)
+    {
+        m_windowPeakQueuedBytes = m_queuedBytes;
+    }
+    if (m_ledger && item.lastOfMessage)
+    {
+        item.enqueuedPs = Simulator::Now().GetPicoSeconds();
+        item.holdMarkPs = LaneHeldPs(lane);
     }
     lane.queue.push_back(std::move(item));
     TryTransmit();
@@ -264,6 +276,10 @@ bool
 FabricNetDevice::Dequeue(FabricTxItem& item)
 {
     EnsureLanes();
+    if (m_returnsCount > 0)
+    {
+        AbsorbCredits();
+    }
     // Strict priority, highest class first (802.1p, and IB's high-priority VLs).
     for (auto it = m_lanes.rbegin(); it != m_lanes.rend(); ++it)
     {
@@ -273,6 +289,7 @@ FabricNetDevice::Dequeue(FabricTxItem& item)
             item = std::move(lane.queue.front());
             lane.queue.pop_front();
             lane.bytes -= item.wireBytes;
+            AccountQueueTime();
             m_queuedBytes = m_queuedBytes - item.wireBytes;
             --m_queuedPackets;
             if (m_fc == FC_CREDIT)
@@ -282,6 +299,10 @@ FabricNetDevice::Dequeue(FabricTxItem& item)
             if (!m_dequeued.IsNull() && item.inPort != FabricTxItem::NO_PORT)
             {
                 m_dequeued(item);
+            }
+            if (m_ledger && item.lastOfMessage)
+            {
+                LedgerDequeued(item, lane);
             }
             item.more = HasWaiting();
             return true;
@@ -317,9 +338,13 @@ FabricNetDevice::TransmitNext()
     FabricTxItem item;
     if (!Dequeue(item))
     {
-        if (HasWaiting() && m_stalledSince.IsNegative())
+        if (HasWaiting())
         {
-            m_stalledSince = Simulator::Now(); // flow control holds everything back
+            if (m_stalledSince.IsNegative())
+            {
+                m_stalledSince = Simulator::Now(); // flow control holds everything back
+            }
+            ScheduleCreditWake();
         }
         return;
     }
@@ -333,7 +358,10 @@ FabricNetDevice::TransmitNext()
     m_busyTime += txTime;
     ++m_txPackets;
     m_txWireBytes += item.wireBytes;
-    m_txTrace(item.packet, item.wireBytes);
+    if (!m_txTrace.IsEmpty())
+    {
+        m_txTrace(item.packet, item.wireBytes); // (the check spares two Ptr copies per packet)
+    }
     m_channel->Transmit(item.packet, this, txTime, item.wireBytes, item.priority);
     if (item.more)
     {
@@ -351,7 +379,10 @@ FabricNetDevice::LaneOf(uint8_t priority) const
 void
 FabricNetDevice::Receive(Ptr<Packet> packet, uint32_t wireBytes, uint8_t priority)
 {
-    m_rxTrace(packet);
+    if (!m_rxTrace.IsEmpty())
+    {
+        m_rxTrace(packet);
+    }
     if (m_returnCreditsOnReceive && m_fc == FC_CREDIT)
     {
         ReturnCreditsToPeer(LaneOf(priority), wireBytes);
@@ -401,6 +432,7 @@ FabricNetDevice::SetPaused(uint8_t priority, bool paused)
     else
     {
         m_pausedTime += Simulator::Now() - lane.pausedSince;
+        lane.pausedPs += (Simulator::Now() - lane.pausedSince).GetPicoSeconds();
         TryTransmit();
     }
 }
@@ -409,13 +441,70 @@ void
 FabricNetDevice::ReturnCreditsToPeer(uint8_t priority, uint32_t bytes)
 {
     // A flow-control update rides the reverse direction of the cable.
-    Ptr<FabricNetDevice> peer = m_channel->GetPeer(this);
-    Simulator::ScheduleWithContext(peer->GetNode()->GetId(),
-                                   m_channel->GetDelay(),
-                                   &FabricNetDevice::AddCredits,
-                                   peer,
-                                   priority,
-                                   static_cast<uint64_t>(bytes));
+    FabricNetDevice* peer = PeekPointer(m_channel->GetPeer(this));
+    peer->PushCreditReturn((Simulator::Now() + m_channel->GetDelay()).GetTimeStep(),
+                           priority,
+                           bytes);
+}
+
+void
+FabricNetDevice::PushCreditReturn(int64_t at, uint8_t lane, uint32_t bytes)
+{
+    if (m_returnsCount == m_returns.size())
+    {
+        // Full ring: double it (a power of two), oldest first.
+        std::vector<CreditReturn> grown(std::max<std::size_t>(16, 2 * m_returns.size()));
+        for (std::size_t i = 0; i < m_returnsCount; ++i)
+        {
+            grown[i] = m_returns[(m_returnsHead + i) & (m_returns.size() - 1)];
+        }
+        m_returns.swap(grown);
+        m_returnsHead = 0;
+    }
+    // Returns arrive in the order they are pushed: the cable's delay is constant.
+    m_returns[(m_returnsHead + m_returnsCount) & (m_returns.size() - 1)]
+        = CreditReturn{at, bytes, lane};
+    ++m_returnsCount;
+    if (!m_stalledSince.IsNegative())
+    {
+        ScheduleCreditWake(); // stalled, perhaps for these credits
+    }
+}
+
+void
+FabricNetDevice::AbsorbCredits()
+{
+    EnsureLanes();
+    const int64_t now = Simulator::Now().GetTimeStep();
+    while (m_returnsCount > 0 && m_returns[m_returnsHead].at <= now)
+    {
+        const CreditReturn& r = m_returns[m_returnsHead];
+        m_lanes[r.lane].credits += CreditBytes(r.bytes);
+        m_returnsHead = (m_returnsHead + 1) & (m_returns.size() - 1);
+        --m_returnsCount;
+    }
+}
+
+void
+FabricNetDevice::ScheduleCreditWake()
+{
+    if (m_creditWakePending || m_returnsCount == 0)
+    {
+        return; // a wake-up is due no later than the first return, or none is in flight
+    }
+    m_creditWakePending = true;
+    const Time at = TimeStep(m_returns[m_returnsHead].at);
+    Simulator::ScheduleWithContext(m_node ? m_node->GetId() : Simulator::GetContext(),
+                                   std::max(at - Simulator::Now(), Time(0)),
+                                   &FabricNetDevice::CreditWake,
+                                   this);
+}
+
+void
+FabricNetDevice::CreditWake()
+{
+    m_creditWakePending = false;
+    TryTransmit();
 }
 
 void
@@ -548,6 +637,116 @@ FabricNetDevice::GetDrops() const
     return m_drops;
 }
 
+Time
+FabricNetDevice::GetBusyTimeUntilNow() const
+{
+    const Time ahead = m_busyUntil - Simulator::Now();
+    return ahead.IsStrictlyPositive() ? m_busyTime - ahead : m_busyTime;
+}
+
+void
+FabricNetDevice::NotifyEcnMark()
+{
+    ++m_ecnMarks;
+}
+
+uint64_t
+FabricNetDevice::GetEcnMarks() const
+{
+    return m_ecnMarks;
+}
+
+uint64_t
+FabricNetDevice::TakeWindowPeakQueuedBytes()
+{
+    const uint64_t peak = m_windowPeakQueuedBytes;
+    m_windowPeakQueuedBytes = m_queuedBytes;
+    return peak;
+}
+
+namespace
+{
+
+/// Queue-depth buckets: 0 = empty, then 4 per octave of 2^e for e = 0..63.
+constexpr uint32_t QUEUE_BUCKETS = 1 + 4 * 64;
+
+/// \param q wire bytes \return its bucket
+inline uint32_t
+QueueBucket(uint64_t q)
+{
+    if (q == 0)
+    {
+        return 0;
+    }
+    const uint32_t e = 63 - __builtin_clzll(q);
+    // the two bits below the leading one
+    const uint32_t sub
+        = e >= 2 ? static_cast<uint32_t>(q >> (e - 2)) & 3 : (e == 1 ? (q & 1) * 2 : 0);
+    return 1 + 4 * e + sub;
+}
+
+/// \param b a bucket \return its upper edge (exclusive), bytes
+inline double
+QueueBucketUpper(uint32_t b)
+{
+    if (b == 0)
+    {
+        return 0;
+    }
+    const uint32_t e = (b - 1) / 4;
+    const uint32_t sub = (b - 1) % 4;
+    return std::ldexp(1.0 + (sub + 1) / 4.0, static_cast<int>(e));
+}
+
+} // namespace
+
+void
+FabricNetDevice::AccountQueueTime()
+{
+    const int64_t now = Simulator::Now().GetTimeStep();
+    if (m_queueTime.empty())
+    {
+        m_queueTime.assign(QUEUE_BUCKETS, 0);
+    }
+    m_queueTime[QueueBucket(m_queuedBytes)] += now - m_queueSince;
+    m_queueSince = now;
+}
+
+uint64_t
+FabricNetDevice::GetQueuePercentileBytes(double p) const
+{
+    if (m_queueTime.empty())
+    {
+        return 0;
+    }
+    const int64_t now = Simulator::Now().GetTimeStep();
+    const uint32_t current = QueueBucket(m_queuedBytes);
+    int64_t total = now - m_queueSince;
+    for (const int64_t t : m_queueTime)
+    {
+        total += t;
+    }
+    if (total <= 0)
+    {
+        return 0;
+    }
+    // the smallest bucket b with (time in buckets <= b) >= p% of the total
+    const double need = total * (p / 100.0);
+    double acc = 0;
+    for (uint32_t b = 0; b < QUEUE_BUCKETS; ++b)
+    {
+        acc += m_queueTime[b] + (b == current ? now - m_queueSince : 0);
+        if (acc >= need && acc > 0)
+        {
+            const double upper = QueueBucketUpper(b);
+            return std::min<uint64_t>(m_peakQueuedBytes,
+                                      upper >= 1.8e19 ? m_peakQueuedBytes
+                                                      : static_cast<uint64_t>(std::ceil(upper)));
+        }
+    }
+    return m_peakQueuedBytes;
+}
+
 uint64_t
 FabricNetDevice::GetPausesReceived() const
 {
@@ -584,7 +783,25 @@ FabricNetDevice::GetStallTime() const
 int64_t
 FabricNetDevice::GetCredits(uint8_t priority) const
 {
-    return priority < m_lanes.size() ? m_lanes[priority].credits : 0;
+    if (priority >= m_lanes.size())
+    {
+        return 0;
+    }
+    int64_t credits = m_lanes[priority].credits;
+    const int64_t now = Simulator::Now().GetTimeStep();
+    for (std::size_t i = 0; i < m_returnsCount; ++i)
+    {
+        const CreditReturn& r = m_returns[(m_returnsHead + i) & (m_returns.size() - 1)];
+        if (r.at > now)
+        {
+            break; // in flight still
+        }
+        if (r.lane == priority)
+        {
+            credits += CreditBytes(r.bytes);
+        }
+    }
+    return credits;
 }
 
 Ptr<FabricChannel>
@@ -603,6 +820,66 @@ uint32_t
 FabricNetDevice::GetSwitchPort() const
 {
     return m_switchPort;
+}
+
+void
+FabricNetDevice::SetStragglerLedger(StragglerLedger* ledger, uint32_t port)
+{
+    m_ledger = ledger;
+    m_ledgerPort = port;
+}
+
+StragglerLedger*
+FabricNetDevice::GetStragglerLedger() const
+{
+    return m_ledger;
+}
+
+uint32_t
+FabricNetDevice::GetLedgerPort() const
+{
+    return m_ledgerPort;
+}
+
+int64_t
+FabricNetDevice::LaneHeldPs(const Lane& lane) const
+{
+    switch (m_fc)
+    {
+        case FC_PFC:
+            return lane.pausedPs
+                   + (lane.paused ? (Simulator::Now() - lane.pausedSince).GetPicoSeconds() : 0);
+        case FC_CREDIT:
+            // Credits are per lane but the stall counter is per port: a lane out of
+            // credit while another lane transmits counts as queueing.
+            return GetStallTime().GetPicoSeconds();
+        default:
+            return 0;
+    }
+}
+
+int64_t
+FabricNetDevice::GetHeldPs(uint8_t priority) const
+{
+    if (m_lanes.empty())
+    {
+        return 0;
+    }
+    return LaneHeldPs(m_lanes[LaneOf(priority)]);
+}
+
+void
+FabricNetDevice::LedgerDequeued(const FabricTxItem& item, const Lane& lane)
+{
+    FabricHeader h;
+    item.packet->PeekHeader(h);
+    if (h.IsControl() || !(h.m_flags & FabricHeader::FLAG_LAST))
+    {
+        return; // only a message's last packet decides when it completes
+    }
+    const int64_t wait = Simulator::Now().GetPicoSeconds() - item.enqueuedPs;
+    const int64_t held = std::clamp<int64_t>(LaneHeldPs(lane) - item.holdMarkPs, 0, wait);
+    m_ledger->OnHop(h.m_src, h.m_msgId, m_ledgerPort, wait, held);
 }
 
 void

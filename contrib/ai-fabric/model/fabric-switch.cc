@@ -147,6 +147,18 @@ FabricSwitch::SetRoute(uint32_t dst, const std::vector<uint16_t>& ports)
     m_routeSet[dst] = static_cast<uint32_t>(it - m_portSets.begin());
 }
 
+void
+FabricSwitch::CopyRoute(uint32_t dst, uint32_t like)
+{
+    NS_ABORT_MSG_IF(like >= m_routeSet.size() || m_routeSet[like] == NO_ROUTE,
+                    "no route to copy from endpoint " << like);
+    if (dst >= m_routeSet.size())
+    {
+        m_routeSet.resize(dst + 1, NO_ROUTE);
+    }
+    m_routeSet[dst] = m_routeSet[like];
+}
+
 const std::vector<uint16_t>&
 FabricSwitch::GetRoute(uint32_t dst) const
 {
@@ -309,6 +321,18 @@ FabricSwitch::GetPeakBufferUsed() const
 }
 
 uint64_t
+FabricSwitch::GetPfcHeadroomTotal() const
+{
+    return m_headroomTotal;
+}
+
+double
+FabricSwitch::GetPfcAlpha() const
+{
+    return m_pfcAlpha;
+}
+
+uint64_t
 FabricSwitch::GetBufferSize() const
 {
     return m_poolSize;
@@ -400,6 +424,7 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> inDev,
     item.inPort = in;
     item.inBytes = wireBytes;
     item.inPriority = priority;
+    item.lastOfMessage = !header.IsControl() && (header.m_flags & FabricHeader::FLAG_LAST);
 
     // Admission to the shared pool.
     const auto fc = inDev->GetFlowControl();
@@ -433,6 +458,7 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> inDev,
     if (fc == FabricNetDevice::FC_PFC && !m_xoffSent[in][lane] && charge > GetPfcThreshold())
     {
         m_xoffSent[in][lane] = 1;
+        m_paused.emplace_back(in, lane);
         inDev->SendPauseToPeer(lane, true);
     }
 
@@ -456,6 +482,7 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> inDev,
             header.m_flags |= FabricHeader::FLAG_ECN_CE;
             packet->AddHeader(header);
             ++m_ecnMarks;
+            egress->NotifyEcnMark();
             m_ecnTrace(packet, out);
         }
     }
@@ -558,14 +585,29 @@ FabricSwitch::Release(const FabricTxItem& item)
             inDev->ReturnCreditsToPeer(lane, item.inBytes);
             break;
         case FabricNetDevice::FC_PFC:
-            if (m_xoffSent[in][lane] && charge + m_config[in].resumeOffset <= GetPfcThreshold())
-            {
-                m_xoffSent[in][lane] = 0;
-                inDev->SendPauseToPeer(lane, false);
-            }
-            break;
         case FabricNetDevice::FC_NONE:
             break;
+    }
+    // PFC resume (XON): the threshold is alpha x the free shared buffer, so a release on
+    // any port can let every paused ingress resume, not only this packet's own: an
+    // ingress whose last packet left while the buffer was full is resumed here later.
+    if (!m_paused.empty())
+    {
+        const uint64_t threshold = GetPfcThreshold();
+        for (std::size_t i = 0; i < m_paused.size();)
+        {
+            const auto [port, pausedLane] = m_paused[i];
+            if (m_charge[port][pausedLane] + m_config[port].resumeOffset <= threshold)
+            {
+                m_xoffSent[port][pausedLane] = 0;
+                m_paused.erase(m_paused.begin() + i); // keeps the order: deterministic
+                m_ports[port]->SendPauseToPeer(pausedLane, false);
+            }
+            else
+            {
+                ++i;
+            }
+        }
     }
 }
 

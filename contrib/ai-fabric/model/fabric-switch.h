@@ -121,6 +121,14 @@ class FabricSwitch : public Object
     void SetRoute(uint32_t dst, const std::vector<uint16_t>& ports);
 
     /**
+     * \brief Give an endpoint the same egress ports as another one (a set-up shortcut for
+     * endpoints behind the same switch port set; no search among the port sets).
+     * \param dst destination endpoint
+     * \param like an endpoint whose route is set
+     */
+    void CopyRoute(uint32_t dst, uint32_t like);
+
+    /**
      * \param dst destination endpoint
      * \return the equal-cost egress ports (empty if none)
      */
@@ -202,6 +210,10 @@ class FabricSwitch : public Object
     uint64_t GetBufferUsed() const;
     /// \return peak bytes in the shared buffer
     uint64_t GetPeakBufferUsed() const;
+    /// \return bytes of the buffer reserved as PFC headroom (sum over the PFC ports)
+    uint64_t GetPfcHeadroomTotal() const;
+    /// \return the PFC dynamic-threshold factor alpha (attribute PfcAlpha)
+    double GetPfcAlpha() const;
     /// \return the shared pool, bytes
     uint64_t GetBufferSize() const;
     /// \return the current PFC XOFF threshold per (port, lane), bytes
@@ -260,10 +272,13 @@ class FabricSwitch : public Object
                     uint16_t qp,
                     uint8_t priority);
 
-    std::vector<Ptr<FabricNetDevice>> m_ports;     //!< ports by index
-    std::vector<PortConfig> m_config;              //!< per port
-    std::vector<std::vector<uint64_t>> m_charge;   //!< ingress bytes per (port, lane)
-    std::vector<std::vector<uint8_t>> m_xoffSent;  //!< PFC: XOFF sent per (port, lane)
+    std::vector<Ptr<FabricNetDevice>> m_ports;    //!< ports by index
+    std::vector<PortConfig> m_config;             //!< per port
+    std::vector<std::vector<uint64_t>> m_charge;  //!< ingress bytes per (port, lane)
+    std::vector<std::vector<uint8_t>> m_xoffSent; //!< PFC: XOFF sent per (port, lane)
+    /// PFC: the (port, lane) pairs paused now, in the order they were paused (each is
+    /// re-checked whenever the buffer frees: its resume threshold depends on all ports)
+    std::vector<std::pair<uint16_t, uint8_t>> m_paused;
     std::vector<uint32_t> m_routeSet;              //!< destination -> index into m_portSets
     std::vector<std::vector<uint16_t>> m_portSets; //!< distinct port sets
     Forwarding m_forwarding{ECMP};                 //!< forwarding mode

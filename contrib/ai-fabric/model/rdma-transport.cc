@@ -6,6 +6,7 @@
 #include "fabric-header.h"
 #include "fabric-net-device.h"
 #include "rdma-congestion-control.h"
+#include "straggler-ledger.h"
 
 #include "ns3/abort.h"
 #include "ns3/enum.h"
@@ -154,6 +155,7 @@ RdmaTransport::DoDispose()
     }
     m_rxQps.clear();
     m_rxProgress.clear();
+    m_rxLastGot = nullptr;
     Object::DoDispose();
 }
 
@@ -249,6 +251,15 @@ RdmaTransport::PostSend(uint32_t dst, uint16_t qp, uint64_t bytes)
     q.msgs.push_back(OutMessage{msgId, bytes, q.nextPsn, static_cast<uint32_t>(packets)});
     q.nextPsn += static_cast<uint32_t>(packets);
     m_bytesPosted += bytes;
+    FabricNetDevice* dev = PeekPointer(m_ports[q.port].dev);
+    if (StragglerLedger* ledger = dev->GetStragglerLedger())
+    {
+        ledger->OnPost(m_endpoint,
+                       msgId,
+                       dev->GetLedgerPort(),
+                       Simulator::Now().GetPicoSeconds(),
+                       dev->GetHeldPs(m_priority));
+    }
     Activate(qi);
     return msgId;
 }
@@ -400,6 +411,10 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
     h.m_msgBytes = m.bytes;
     h.m_flags = (k == 0 ? FabricHeader::FLAG_FIRST : 0) | (last ? FabricHeader::FLAG_LAST : 0);
 
+    if (k == 0 || last)
+    {
+        LedgerInjected(q, m, h, k == 0, last);
+    }
     const bool resend = q.sndNxt < q.maxSent;
     if (gbn && q.sndUna == q.maxSent)
     {
@@ -437,6 +452,51 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
     {
         q.cc->NotifySent(item.wireBytes);
     }
+}
+
+void
+RdmaTransport::LedgerInjected(const QueuePair& q,
+                              const OutMessage& m,
+                              const FabricHeader& h,
+                              bool first,
+                              bool last)
+{
+    const Port& port = m_ports[q.port];
+    StragglerLedger* ledger = port.dev->GetStragglerLedger();
+    if (!ledger)
+    {
+        return;
+    }
+    if (first)
+    {
+        ledger->OnFirstInjected(m_endpoint,
+                                m.msgId,
+                                Simulator::Now().GetPicoSeconds(),
+                                port.dev->GetHeldPs(m_priority));
+    }
+    if (!last)
+    {
+        return;
+    }
+    // Line-rate serialization of the packets before this one: the first (with RETH)
+    // and the full-MTU middle ones.
+    uint64_t wire = 0;
+    if (m.packets > 1)
+    {
+        FabricHeader full = h;
+        full.m_payload = m_mtu;
+        full.m_flags = FabricHeader::FLAG_FIRST;
+        wire = port.dev->WireBytes(full);
+        full.m_flags = 0;
+        wire += static_cast<uint64_t>(m.packets - 2) * port.dev->WireBytes(full);
+    }
+    const int64_t idealPs = static_cast<int64_t>(static_cast<unsigned __int128>(wire) * 8u
+                                                 * 1000000000000ull / port.lineBps);
+    ledger->OnLastInjected(m_endpoint,
+                           m.msgId,
+                           Simulator::Now().GetPicoSeconds(),
+                           idealPs,
+                           port.dev->GetHeldPs(m_priority));
 }
 
 void
@@ -669,11 +729,18 @@ RdmaTransport::Accept(const FabricHeader& h, bool inOrder)
     else
     {
         const uint64_t key = (static_cast<uint64_t>(h.m_src) << 32) | h.m_msgId;
-        uint64_t& got = m_rxProgress[key];
-        got += h.m_payload;
-        if (got >= h.m_msgBytes)
+        // Consecutive packets mostly belong to one message: remember its counter (a reference
+        // into an unordered_map stays valid when the map rehashes) instead of hashing each time.
+        if (m_rxLastGot == nullptr || m_rxLastKey != key)
+        {
+            m_rxLastKey = key;
+            m_rxLastGot = &m_rxProgress[key];
+        }
+        *m_rxLastGot += h.m_payload;
+        if (*m_rxLastGot >= h.m_msgBytes)
         {
             m_rxProgress.erase(key);
+            m_rxLastGot = nullptr;
             complete = true;
         }
     }

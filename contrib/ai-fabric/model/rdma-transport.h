@@ -382,6 +382,20 @@ class RdmaTransport : public Object
      */
     void Activate(uint32_t qi);
     /**
+     * \brief Straggler ledger (if the port has one): a message's first or last
+     * packet is being sent.
+     * \param q its queue pair
+     * \param m the message
+     * \param h the packet's header
+     * \param first it is the message's first packet
+     * \param last it is the message's last packet
+     */
+    void LedgerInjected(const QueuePair& q,
+                        const OutMessage& m,
+                        const FabricHeader& h,
+                        bool first,
+                        bool last);
+    /**
      * \brief Restart transmission of a queue pair at a PSN.
      * \param q the queue pair
      * \param psn the PSN (sndUna <= psn <= nextPsn)
@@ -484,7 +498,9 @@ class RdmaTransport : public Object
     // Receiver.
     std::unordered_map<uint64_t, RxQueuePair> m_rxQps;   //!< (src, qp) -> receiver state
     std::unordered_map<uint64_t, uint64_t> m_rxProgress; //!< none: (src, msgId) -> bytes
-    uint64_t m_rxPartial{0}; //!< go-back-N: messages with some packets accepted
+    uint64_t m_rxLastKey{0};        //!< key of the last m_rxProgress entry used
+    uint64_t* m_rxLastGot{nullptr}; //!< its byte count (null: none cached)
+    uint64_t m_rxPartial{0};        //!< go-back-N: messages with some packets accepted
 
     // Counters.
     uint64_t m_bytesPosted{0};       //!< payload bytes posted

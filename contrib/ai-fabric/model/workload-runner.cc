@@ -166,6 +166,16 @@ WorkloadRunner::GetOpEnd(uint32_t op) const
     return PicoSeconds(m_endPs[op]);
 }
 
+uint32_t
+WorkloadRunner::GetMessageOp(uint32_t src, uint32_t msgId) const
+{
+    if (src >= m_opByMessage.size() || msgId >= m_opByMessage[src].size())
+    {
+        return UINT32_MAX;
+    }
+    return m_opByMessage[src][msgId];
+}
+
 uint64_t
 WorkloadRunner::GetBytesTotal() const
 {

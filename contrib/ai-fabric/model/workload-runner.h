@@ -66,6 +66,12 @@ class WorkloadRunner : public Object
     Time GetOpStart(uint32_t op) const;
     /// \param op an op \return its end time (negative if not done)
     Time GetOpEnd(uint32_t op) const;
+    /**
+     * \param src a source endpoint
+     * \param msgId a message id its transport returned
+     * \return the SEND op that posted it, or UINT32_MAX if none
+     */
+    uint32_t GetMessageOp(uint32_t src, uint32_t msgId) const;
     /// \return payload bytes of all SEND ops
     uint64_t GetBytesTotal() const;
     /// \return payload bytes of SEND ops done

@@ -1,0 +1,131 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "straggler-ledger.h"
+
+#include "ns3/abort.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+StragglerLedger::StragglerLedger(uint32_t endpoints)
+    : m_messages(endpoints)
+{
+}
+
+void
+StragglerLedger::OnPost(uint32_t src,
+                        uint32_t msgId,
+                        uint32_t port,
+                        int64_t nowPs,
+                        int64_t holdMarkPs)
+{
+    NS_ABORT_MSG_IF(src >= m_messages.size(), "ledger: no endpoint " << src);
+    std::vector<Message>& v = m_messages[src];
+    if (msgId >= v.size())
+    {
+        v.resize(msgId + 1);
+    }
+    Message& m = v[msgId];
+    m = Message();
+    m.postPs = nowPs;
+    m.sourcePort = port;
+    m.holdMarkPs = holdMarkPs;
+}
+
+void
+StragglerLedger::OnFirstInjected(uint32_t src, uint32_t msgId, int64_t nowPs, int64_t holdNowPs)
+{
+    if (src >= m_messages.size() || msgId >= m_messages[src].size())
+    {
+        return;
+    }
+    Message& m = m_messages[src][msgId];
+    if (m.postPs >= 0 && m.firstPs < 0)
+    {
+        m.firstPs = nowPs;
+        m.holdFirstPs = holdNowPs;
+    }
+}
+
+void
+StragglerLedger::OnLastInjected(uint32_t src,
+                                uint32_t msgId,
+                                int64_t nowPs,
+                                int64_t idealInjectPs,
+                                int64_t holdNowPs)
+{
+    if (src >= m_messages.size() || msgId >= m_messages[src].size())
+    {
+        return;
+    }
+    Message& m = m_messages[src][msgId];
+    if (m.postPs < 0)
+    {
+        return;
+    }
+    m.injectPs = nowPs;
+    m.idealInjectPs = idealInjectPs;
+    // Flow control can hold the port only while the message waits to be injected.
+    m.sourceHoldPs = std::clamp<int64_t>(holdNowPs - m.holdMarkPs, 0, nowPs - m.postPs);
+    m.head = NONE; // a resent last packet: only its own path counts
+    m.tail = NONE;
+}
+
+void
+StragglerLedger::OnHop(uint32_t src, uint32_t msgId, uint32_t port, int64_t waitPs, int64_t holdPs)
+{
+    if (src >= m_messages.size() || msgId >= m_messages[src].size())
+    {
+        return;
+    }
+    Message& m = m_messages[src][msgId];
+    if (m.injectPs < 0)
+    {
+        return;
+    }
+    const uint32_t index = static_cast<uint32_t>(m_pool.size());
+    m_pool.push_back(Hop{port, NONE, waitPs, holdPs});
+    if (m.tail == NONE)
+    {
+        m.head = index;
+    }
+    else
+    {
+        m_pool[m.tail].next = index;
+    }
+    m.tail = index;
+}
+
+const StragglerLedger::Message*
+StragglerLedger::Find(uint32_t src, uint32_t msgId) const
+{
+    if (src >= m_messages.size() || msgId >= m_messages[src].size()
+        || m_messages[src][msgId].postPs < 0)
+    {
+        return nullptr;
+    }
+    return &m_messages[src][msgId];
+}
+
+const StragglerLedger::Hop&
+StragglerLedger::GetHop(uint32_t index) const
+{
+    return m_pool.at(index);
+}
+
+uint32_t
+StragglerLedger::GetEndpoints() const
+{
+    return m_messages.size();
+}
+
+uint32_t
+StragglerLedger::GetMessages(uint32_t src) const
+{
+    return src < m_messages.size() ? m_messages[src].size() : 0;
+}
+
+} // namespace ns3

@@ -1,0 +1,137 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AI_FABRIC_STRAGGLER_LEDGER_H
+#define AI_FABRIC_STRAGGLER_LEDGER_H
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief Where the extra delay of every message came from: the per-hop waits of
+ * its last packet and the delay of its injection at the source (straggler
+ * attribution, docs/results-format.md "Straggler attribution").
+ *
+ * A message completes when its last packet arrives (in-order delivery), so
+ *   FCT = (last packet injected - posted) + transit of the last packet, and
+ *   transit = unloaded path latency + sum over hops of the last packet's wait.
+ * With ideal injection = serialization of every packet before the last at the
+ * source port's line rate, the message's extra delay over its ideal FCT
+ * (ideal injection + unloaded path latency) is exactly
+ *   extra = (injection - ideal injection) + sum of the last packet's waits.
+ * The ledger records those terms; the wait at a hop is split into time its lane
+ * was held by flow control (PFC pause, credit stall) and plain queueing.
+ *
+ * Cost: nothing per packet when the devices have no ledger (one null-pointer
+ * test per queued packet). When on: per message one record, per hop of its
+ * last packet one entry in a shared pool (amortized allocation-free) and a
+ * header peek (the switch flags last packets in FabricTxItem::lastOfMessage, so
+ * other packets cost a flag test); no events, no random draws, so the
+ * simulation is identical with and without it.
+ */
+class StragglerLedger
+{
+  public:
+    static constexpr uint32_t NONE = UINT32_MAX; //!< no entry / no port
+
+    /// One hop of a message's last packet: an egress port it waited at.
+    struct Hop
+    {
+        uint32_t port{NONE}; //!< ledger port id (2 x link + end)
+        uint32_t next{NONE}; //!< next hop of the same message in the pool
+        int64_t waitPs{0};   //!< time from enqueue to transmission start, ps
+        int64_t holdPs{0};   //!< of which the lane was held by flow control, ps
+    };
+
+    /// One message.
+    struct Message
+    {
+        int64_t postPs{-1};        //!< when it was posted, ps (-1: unknown message)
+        int64_t firstPs{-1};       //!< when its first packet left the source port, ps (-1: not yet)
+        int64_t holdFirstPs{0};    //!< source port's held-time counter then, ps
+        int64_t injectPs{-1};      //!< when its last packet left the source port, ps (-1: not yet)
+        int64_t idealInjectPs{0};  //!< line-rate serialization of the packets before the last, ps
+        int64_t holdMarkPs{0};     //!< source port's held-time counter at post, ps
+        int64_t sourceHoldPs{0};   //!< source port held by flow control while injecting, ps
+        uint32_t sourcePort{NONE}; //!< ledger port id of the source port
+        uint32_t head{NONE};       //!< first hop in the pool
+        uint32_t tail{NONE};       //!< last hop in the pool
+    };
+
+    /// \param endpoints number of endpoints (sources)
+    explicit StragglerLedger(uint32_t endpoints);
+
+    /**
+     * \brief A message was posted.
+     * \param src source endpoint
+     * \param msgId its id at the source (dense from 0)
+     * \param port ledger port id of the source port
+     * \param nowPs the time, ps
+     * \param holdMarkPs the source port's held-time counter now, ps
+     */
+    void OnPost(uint32_t src, uint32_t msgId, uint32_t port, int64_t nowPs, int64_t holdMarkPs);
+
+    /**
+     * \brief The message's first packet starts leaving the source port (the first time).
+     * \param src source endpoint
+     * \param msgId message id
+     * \param nowPs the time, ps
+     * \param holdNowPs the source port's held-time counter now, ps
+     */
+    void OnFirstInjected(uint32_t src, uint32_t msgId, int64_t nowPs, int64_t holdNowPs);
+
+    /**
+     * \brief The message's last packet starts leaving the source port (again, after
+     * a go-back-N rewind: the hops of earlier copies are forgotten).
+     * \param src source endpoint
+     * \param msgId message id
+     * \param nowPs the time, ps
+     * \param idealInjectPs line-rate serialization of the packets before the last, ps
+     * \param holdNowPs the source port's held-time counter now, ps
+     */
+    void OnLastInjected(uint32_t src,
+                        uint32_t msgId,
+                        int64_t nowPs,
+                        int64_t idealInjectPs,
+                        int64_t holdNowPs);
+
+    /**
+     * \brief The message's last packet starts leaving an egress port after waiting.
+     * \param src source endpoint
+     * \param msgId message id
+     * \param port ledger port id
+     * \param waitPs its wait there, ps
+     * \param holdPs of which flow control held its lane, ps
+     */
+    void OnHop(uint32_t src, uint32_t msgId, uint32_t port, int64_t waitPs, int64_t holdPs);
+
+    /**
+     * \param src source endpoint
+     * \param msgId message id
+     * \return the message's record, or nullptr if none
+     */
+    const Message* Find(uint32_t src, uint32_t msgId) const;
+
+    /**
+     * \param index a pool index (Message::head or Hop::next)
+     * \return the hop
+     */
+    const Hop& GetHop(uint32_t index) const;
+
+    /// \return number of endpoints
+    uint32_t GetEndpoints() const;
+    /// \param src an endpoint \return messages recorded for it
+    uint32_t GetMessages(uint32_t src) const;
+
+  private:
+    std::vector<std::vector<Message>> m_messages; //!< [src][msgId]
+    std::vector<Hop> m_pool;                      //!< hops of every message, linked per message
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_STRAGGLER_LEDGER_H */

@@ -1,0 +1,306 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: the 'sweep' command (a grid of variations of a base scenario, each point
+ * its own 'ai-fabric run' child process) and the '--plots' step (scripts/plot-results).
+ */
+#include "sweep-command.h"
+
+#include "ns3/parameter-sweep.h"
+
+#include <cerrno>
+#include <climits>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <spawn.h>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+#ifndef AI_FABRIC_PLOT_SCRIPT
+#    define AI_FABRIC_PLOT_SCRIPT "scripts/plot-results"
+#endif
+
+extern char** environ;
+
+namespace aifabric
+{
+
+namespace
+{
+
+constexpr int EXIT_OK = 0;
+constexpr int EXIT_INTERNAL = 1;
+constexpr int EXIT_BAD_INPUT = 2;
+constexpr int EXIT_INCOMPLETE = 3;
+
+/// The signal that interrupted the sweep (SIGINT, SIGTERM), 0 if none.
+volatile std::sig_atomic_t g_interrupt = 0;
+
+extern "C" void
+OnStopSignal(int sig)
+{
+    g_interrupt = sig;
+}
+
+/// Catches SIGINT and SIGTERM while it lives (without SA_RESTART, so waitpid() returns).
+class StopSignals
+{
+  public:
+    StopSignals()
+    {
+        struct sigaction sa = {};
+        sa.sa_handler = &OnStopSignal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &m_oldInt);
+        sigaction(SIGTERM, &sa, &m_oldTerm);
+    }
+
+    ~StopSignals()
+    {
+        sigaction(SIGINT, &m_oldInt, nullptr);
+        sigaction(SIGTERM, &m_oldTerm, nullptr);
+    }
+
+    StopSignals(const StopSignals&) = delete;
+    StopSignals& operator=(const StopSignals&) = delete;
+
+  private:
+    struct sigaction m_oldInt = {};  //!< previous SIGINT action
+    struct sigaction m_oldTerm = {}; //!< previous SIGTERM action
+};
+
+int
+UsageError(const std::string& message)
+{
+    std::cerr << "ai-fabric: error: " << message << "\n"
+              << "Run 'ai-fabric --help' for usage.\n";
+    return EXIT_BAD_INPUT;
+}
+
+/// \return the path of the running executable (to run the points with)
+std::string
+SelfExecutable()
+{
+    char buf[PATH_MAX];
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0)
+    {
+        throw std::runtime_error("cannot find the ai-fabric executable (/proc/self/exe): "
+                                 + std::string(std::strerror(errno)));
+    }
+    return std::string(buf, static_cast<std::size_t>(n));
+}
+
+} // namespace
+
+bool
+DrawPlots(const std::string& dir, bool quiet)
+{
+    const char* env = std::getenv("AI_FABRIC_PLOT_SCRIPT");
+    const std::string script = (env && *env) ? env : AI_FABRIC_PLOT_SCRIPT;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(script, ec))
+    {
+        std::cerr << "ai-fabric: error: --plots: the plot script '" << script
+                  << "' does not exist (set AI_FABRIC_PLOT_SCRIPT to scripts/plot-results)\n";
+        return false;
+    }
+    std::vector<std::string> args = {"python3", script, dir};
+    if (quiet)
+    {
+        args.emplace_back("--quiet");
+    }
+    std::vector<char*> argv;
+    for (auto& a : args)
+    {
+        argv.push_back(a.data());
+    }
+    argv.push_back(nullptr);
+    std::cout << std::flush;
+    pid_t pid = 0;
+    const int rc = posix_spawnp(&pid, "python3", nullptr, nullptr, argv.data(), environ);
+    if (rc != 0)
+    {
+        std::cerr << "ai-fabric: error: --plots needs python3 with matplotlib (Debian: apt-get "
+                     "install python3-matplotlib, or scripts/setup); cannot run python3: "
+                  << std::strerror(rc) << "\n";
+        return false;
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+    {
+        if (errno != EINTR)
+        {
+            std::cerr << "ai-fabric: error: --plots: waiting for python3 failed\n";
+            return false;
+        }
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    {
+        std::cerr << "ai-fabric: error: --plots: " << script
+                  << " failed (see its message above); the results are written, the plots "
+                     "are not\n";
+        return false;
+    }
+    return true;
+}
+
+int
+Sweep(const std::vector<std::string>& args)
+{
+    std::string sweepPath;
+    std::string outDir;
+    bool quiet = false;
+    bool plots = false;
+    uint32_t jobs = 0;
+    for (std::size_t i = 0; i < args.size(); ++i)
+    {
+        const std::string& a = args[i];
+        if (a == "--out" || a == "--jobs" || a == "-j")
+        {
+            if (i + 1 >= args.size() || args[i + 1].empty())
+            {
+                return UsageError("option " + a + " needs a value");
+            }
+            const std::string& v = args[++i];
+            if (a == "--out")
+            {
+                outDir = v;
+            }
+            else if (v.size() > 4 || v.find_first_not_of("0123456789") != std::string::npos
+                     || std::stoul(v) < 1 || std::stoul(v) > 1024)
+            {
+                return UsageError("--jobs takes an integer from 1 to 1024, not '" + v + "'");
+            }
+            else
+            {
+                jobs = static_cast<uint32_t>(std::stoul(v));
+            }
+        }
+        else if (a == "--quiet" || a == "-q")
+        {
+            quiet = true;
+        }
+        else if (a == "--plots")
+        {
+            plots = true;
+        }
+        else if (!a.empty() && a[0] == '-')
+        {
+            return UsageError("unknown option '" + a + "' for 'sweep'");
+        }
+        else if (sweepPath.empty())
+        {
+            sweepPath = a;
+        }
+        else
+        {
+            return UsageError("'sweep' takes one sweep file; '" + a + "' is one too many");
+        }
+    }
+    if (sweepPath.empty())
+    {
+        return UsageError("'sweep' needs a sweep file: ai-fabric sweep SWEEP.yaml");
+    }
+
+    // Everything is checked (every point's scenario too) before anything is written.
+    const ns3::SweepPlan plan = ns3::ReadSweepFile(sweepPath);
+    if (outDir.empty())
+    {
+        outDir = "results/" + plan.name;
+    }
+    if (jobs == 0)
+    {
+        jobs = plan.jobs;
+    }
+    if (jobs == 0)
+    {
+        const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        jobs = cores > 0 ? static_cast<uint32_t>(cores) : 1;
+    }
+    jobs = std::min<uint32_t>(jobs, static_cast<uint32_t>(plan.points.size()));
+
+    std::error_code ec;
+    std::filesystem::create_directories(outDir, ec);
+    if (ec)
+    {
+        std::cerr << "ai-fabric: error: cannot create results directory '" << outDir
+                  << "': " << ec.message() << "\n";
+        return EXIT_INTERNAL;
+    }
+    if (!quiet)
+    {
+        std::cerr << "[sweep] " << plan.name << ": " << plan.points.size() << " points, " << jobs
+                  << " at once, results in " << outDir << "\n";
+    }
+    ns3::SweepRunOptions options;
+    options.executable = SelfExecutable();
+    options.jobs = jobs;
+    options.progress = quiet ? nullptr : &std::cerr;
+    options.interrupt = &g_interrupt;
+    std::vector<ns3::SweepPointResult> results;
+    {
+        // SIGINT/SIGTERM: pass it to the running points, start no more, write what ran.
+        const StopSignals stop;
+        results = ns3::RunSweepPoints(plan, outDir, options);
+    }
+    if (g_interrupt != 0)
+    {
+        std::cerr << "ai-fabric: error: sweep interrupted by signal " << g_interrupt
+                  << "; writing the points that ran (the others have status not-run)\n";
+    }
+    ns3::WriteSweepCsv(plan, results, outDir);
+    const bool plotted = !plots || DrawPlots(outDir, quiet);
+    ns3::WriteSweepReport(plan, results, outDir);
+
+    std::size_t failed = 0;
+    for (const auto& r : results)
+    {
+        failed += r.exitCode != 0;
+    }
+    if (!quiet)
+    {
+        // The findings of the report: each metric against the first parameter.
+        std::ifstream report(outDir + "/report.md");
+        std::string line;
+        while (std::getline(report, line))
+        {
+            if (line.rfind("* `", 0) == 0)
+            {
+                std::cout << line.substr(2) << "\n";
+            }
+        }
+        std::cout << "sweep: " << plan.points.size() - failed << " of " << plan.points.size()
+                  << " points ok; results: " << outDir << "/sweep-points.csv, " << outDir
+                  << "/report.md" << (plots && plotted ? ", " + outDir + "/plots/" : "") << "\n";
+    }
+    for (const auto& m : plan.metrics)
+    {
+        bool found = false;
+        for (const auto& r : results)
+        {
+            found = found || r.metricFound[&m - plan.metrics.data()];
+        }
+        if (!found && !plan.defaultMetrics)
+        {
+            std::cerr << m.where.ToString() << ": warning: metric '" << m.name << "': path '"
+                      << m.path << "' is in no point's summary.json (see docs/results-format.md)\n";
+        }
+    }
+    if (failed > 0)
+    {
+        std::cerr << "ai-fabric: error: " << failed << " of " << plan.points.size()
+                  << " sweep points did not finish with status ok (see sweep-points.csv and "
+                     "their run.log)\n";
+        return EXIT_INCOMPLETE;
+    }
+    return plotted ? EXIT_OK : EXIT_PLOTS_FAILED;
+}
+
+} // namespace aifabric

@@ -1,0 +1,37 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: the 'sweep' command and the '--plots' step shared by 'run' and 'sweep'.
+ */
+#ifndef AI_FABRIC_SWEEP_COMMAND_H
+#define AI_FABRIC_SWEEP_COMMAND_H
+
+#include <string>
+#include <vector>
+
+namespace aifabric
+{
+
+/// Exit status when --plots was asked for and the plots could not be drawn.
+constexpr int EXIT_PLOTS_FAILED = 4;
+
+/**
+ * \brief The 'sweep' command: ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--plots]
+ * [--quiet] (docs/sweep.md).
+ * \param args the arguments after 'sweep'
+ * \return exit status
+ */
+int Sweep(const std::vector<std::string>& args);
+
+/**
+ * \brief Draw the plots of a results directory (of 'run' or 'sweep') into DIR/plots with
+ * scripts/plot-results: the path configured at build time, or $AI_FABRIC_PLOT_SCRIPT.
+ * \param dir the results directory
+ * \param quiet print nothing but errors
+ * \return true if the script ran and succeeded; false after printing why not
+ */
+bool DrawPlots(const std::string& dir, bool quiet);
+
+} // namespace aifabric
+
+#endif /* AI_FABRIC_SWEEP_COMMAND_H */
