@@ -350,7 +350,7 @@ struct StragglerHop
     int64_t link{-1};        //!< graph link index (-1 for a source entry)
     int64_t portIndex{-1};   //!< index of the port in its switch (-1: not a switch port)
     int64_t portRecord{-1};  //!< index in RunResults::ports (-1 for a source entry)
-    std::string tier;        //!< link class ("source" for a source entry)
+    std::string tier;        //!< tier class of the port ("source" for a source entry)
     uint32_t position{0};    //!< 0 = source port, 1.. = egress ports in path order
     double queueS{0};        //!< the last packet's plain queueing here, seconds
     double pauseS{0};        //!< its wait while PFC paused this port's lane, seconds

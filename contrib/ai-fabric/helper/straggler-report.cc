@@ -165,7 +165,10 @@ AttributeFlow(const FabricGraph& graph,
         const bool isSwitch = fabric.switches[end == 0 ? l.a : l.b] != nullptr;
         h.portIndex = isSwitch ? static_cast<int64_t>(dev->GetSwitchPort()) : -1;
         h.portRecord = e.port < r.ports.size() ? static_cast<int64_t>(e.port) : -1;
-        h.tier = h.portRecord >= 0 ? r.ports[e.port].tier : "";
+        // The tier class (gpu-leaf, leaf-spine, global, ...): what an architect calls the link.
+        h.tier = h.portRecord < 0                    ? ""
+                 : r.ports[e.port].tierClass.empty() ? r.ports[e.port].tier
+                                                     : r.ports[e.port].tierClass;
         h.position = i;
         h.queueS = Sec(e.queue);
         const bool pfc = dev->GetFlowControl() == FabricNetDevice::FC_PFC;
