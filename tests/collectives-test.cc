@@ -793,9 +793,10 @@ TEST_F(CollectivesTest, GammaInsertsReductionDelays)
     }
 }
 
-/// A 1024-rank ring all-reduce (2 M ops) and a 1024 x 1023 all-to-all (1 M ops)
-/// build well under a second; an op stays at 40 bytes.
-TEST_F(CollectivesTest, LargeGroupsBuildFast)
+/// A 1024-rank ring all-reduce (2 M ops) and a 1024 x 1023 all-to-all (1 M ops) build
+/// with the exact op counts; an op stays at 40 bytes. The build time is printed, not
+/// asserted (speed is measured by bench/).
+TEST_F(CollectivesTest, LargeGroupsBuildExactly)
 {
     EXPECT_LE(sizeof(WorkloadOp), 40u);
     for (const std::string op : {"all-reduce", "all-to-all"})
@@ -818,7 +819,6 @@ TEST_F(CollectivesTest, LargeGroupsBuildFast)
                     s);
         EXPECT_EQ(wl.GetOps().size(),
                   op == "all-reduce" ? 1 + 2 * 1023 * 1024 + 1024 : 1 + 1024 * 1023 + 1024);
-        EXPECT_LT(s, 1.0) << op;
     }
 }
 

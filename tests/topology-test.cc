@@ -537,7 +537,6 @@ TEST(Topology, RailOptimizedBisectionWithOversubscriptionAndCoreTier)
     EXPECT_EQ(SwitchesInTier(gb, 2), 128u);
     EXPECT_EQ(SwitchesInTier(gb, 3), 64u);
     EXPECT_EQ(gb.GetLinks().size(), 3u * 4096); // cable counts equal the GPU count per tier
-    EXPECT_LT(ms, 1000.0);                      // linear set-up (milliseconds in Release)
 }
 
 TEST(Topology, RailOnlyNeedsNvlinkRelaysAcrossRails)
@@ -910,7 +909,6 @@ TEST(Topology, LargeFabricsBuildInMilliseconds)
     const double buildMs
         = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_EQ(g.GetGpuCount(), 26u * 26 * 26 / 4);
-    EXPECT_LT(buildMs, 1000.0);
     const TopologyReport r = AnalyzeTopology(g, spec);
     std::cout << "[fat-tree-k26] build " << buildMs << " ms; ";
     Show(r);
