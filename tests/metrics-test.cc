@@ -5,6 +5,7 @@
  * figure, per-port counters and tier classes, the time series, the report.
  */
 #include "test-fabrics.h"
+#include "tool-runner.h"
 
 #include "ns3/analytic-model.h"
 #include "ns3/fabric-graph.h"
@@ -439,33 +440,18 @@ namespace
 
 namespace fs = std::filesystem;
 
-std::string
-Slurp(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 /// Run the CLI with \p args (shell-quoted); \return its exit status
 int
 Tool(const std::string& args, const fs::path& scratch)
 {
-    const std::string cmd = std::string("'") + AI_FABRIC_BINARY + "' " + args + " >'"
-                            + (scratch / "stdout.txt").string() + "' 2>'"
-                            + (scratch / "stderr.txt").string() + "' </dev/null";
-    const int raw = std::system(cmd.c_str());
-    return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    return aifabrictest::RunTool(args, scratch).status;
 }
 
+/// \return a fresh scratch directory for test \p name
 fs::path
 Scratch(const std::string& name)
 {
-    const fs::path d = fs::temp_directory_path() / ("ai-fabric-metrics-test-" + name);
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
+    return aifabrictest::FreshScratch("metrics-test-" + name);
 }
 
 } // namespace
@@ -479,13 +465,14 @@ TEST(SampleInterval, CliWritesTheNewFilesWithTheGivenBins)
                        + (s / "out").string() + "'",
                    s),
               0)
-        << Slurp(s / "stderr.txt");
-    const std::string summary = Slurp(s / "out" / "summary.json");
+        << aifabrictest::SlurpFile(s / "stderr.txt");
+    const std::string summary = aifabrictest::SlurpFile(s / "out" / "summary.json");
     EXPECT_NE(summary.find("\"interval_s\": 2e-06,\n    \"automatic\": false"), std::string::npos);
     EXPECT_NE(summary.find("\"schema_version\": 3,"), std::string::npos);
-    EXPECT_FALSE(Slurp(s / "out" / "collectives.csv").empty());
-    EXPECT_EQ(Slurp(s / "out" / "report.md").rfind("# ai-fabric report: ", 0), 0u);
-    std::istringstream ts(Slurp(s / "out" / "timeseries.csv"));
+    EXPECT_FALSE(aifabrictest::SlurpFile(s / "out" / "collectives.csv").empty());
+    EXPECT_EQ(aifabrictest::SlurpFile(s / "out" / "report.md").rfind("# ai-fabric report: ", 0),
+              0u);
+    std::istringstream ts(aifabrictest::SlurpFile(s / "out" / "timeseries.csv"));
     std::string line;
     std::getline(ts, line);
     EXPECT_EQ(line, "time_ns,port_id,tier_class,utilization,queue_bytes,bin_ns,queue_max_bytes");

@@ -5,6 +5,8 @@
  * files (errors located in the sweep file), the jobs limit of the point runner; and the
  * progress bar's pure functions.
  */
+#include "tool-runner.h"
+
 #include "ns3/nstime.h"
 #include "ns3/parameter-sweep.h"
 #include "ns3/progress-bar.h"
@@ -25,19 +27,10 @@ namespace fs = std::filesystem;
 namespace
 {
 
-std::string
-Src(const std::string& rel)
-{
-    return std::string(AI_FABRIC_SOURCE_DIR) + "/" + rel;
-}
-
 fs::path
 Scratch(const std::string& name)
 {
-    const fs::path d = fs::temp_directory_path() / ("ai-fabric-sweep-test-" + name);
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
+    return aifabrictest::FreshScratch("sweep-test-" + name);
 }
 
 void
@@ -47,21 +40,14 @@ Write(const fs::path& p, const std::string& text)
     os << text;
 }
 
-std::string
-Slurp(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 /// A sweep file in \p dir over examples/ring-allreduce-4gpu.yaml with \p body after `base:`.
 std::string
 SweepOverRing(const fs::path& dir, const std::string& body)
 {
     const std::string path = (dir / "sweep.yaml").string();
-    Write(path, "name: t\nbase: " + Src("examples/ring-allreduce-4gpu.yaml") + "\n" + body);
+    Write(path,
+          "name: t\nbase: " + aifabrictest::SourcePath("examples/ring-allreduce-4gpu.yaml") + "\n"
+              + body);
     return path;
 }
 
@@ -151,7 +137,7 @@ TEST(ParameterSweep, BadKeyPathsNameTheStep)
 TEST(ParameterSweep, InlinedScenarioReadsAsTheSameScenario)
 {
     const fs::path s = Scratch("inline");
-    const std::string file = Src("examples/ring-allreduce-4gpu.yaml");
+    const std::string file = aifabrictest::SourcePath("examples/ring-allreduce-4gpu.yaml");
     const std::string yaml = InlineScenarioYaml(file);
     EXPECT_EQ(yaml.find("../topologies"), std::string::npos) << yaml;
     Write(s / "inlined.yaml", yaml);
@@ -299,7 +285,7 @@ TEST(ParameterSweep, RunnerKeepsToTheJobsLimit)
     const std::vector<SweepPointResult> r = RunSweepPoints(plan, (s / "out").string(), options);
     ASSERT_EQ(r.size(), 6u);
     EXPECT_EQ(maxRunning, 2u);
-    std::istringstream counts(Slurp(s / "counts"));
+    std::istringstream counts(aifabrictest::SlurpFile(s / "counts"));
     int n = 0;
     int most = 0;
     for (int c = 0; counts >> c; ++n)
@@ -319,7 +305,7 @@ TEST(ParameterSweep, RunnerKeepsToTheJobsLimit)
             fs::exists(s / "out" / "points" / ("00" + std::to_string(i)) / "scenario.yaml"));
     }
     WriteSweepCsv(plan, r, (s / "out").string());
-    std::istringstream csv(Slurp(s / "out" / "sweep-points.csv"));
+    std::istringstream csv(aifabrictest::SlurpFile(s / "out" / "sweep-points.csv"));
     std::string line;
     std::getline(csv, line);
     EXPECT_EQ(line, "point,topology.gpus,y1,missing,status,exit_code,wall_s");
@@ -331,7 +317,7 @@ TEST(ParameterSweep, RunnerKeepsToTheJobsLimit)
     }
     EXPECT_EQ(line.rfind("3,5,2.5,,incomplete,3,", 0), 0u) << line;
     WriteSweepReport(plan, r, (s / "out").string());
-    const std::string report = Slurp(s / "out" / "report.md");
+    const std::string report = aifabrictest::SlurpFile(s / "out" / "report.md");
     EXPECT_NE(report.find("1 of 6 points did not finish with status ok"), std::string::npos);
     EXPECT_NE(report.find("Not found in any point's summary.json"), std::string::npos);
 }

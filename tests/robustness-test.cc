@@ -7,6 +7,8 @@
  * memory estimate (refusal, and within 2x of the measured peak).
  */
 
+#include "tool-runner.h"
+
 #include "ns3/collective-algorithm.h"
 #include "ns3/collective-bytes.h"
 #include "ns3/run-checks.h"
@@ -40,30 +42,10 @@ using namespace ns3;
 namespace
 {
 
-std::string
-Src(const std::string& rel)
-{
-    return std::string(AI_FABRIC_SOURCE_DIR) + "/" + rel;
-}
-
-std::string
-Slurp(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 fs::path
 Scratch(const std::string& name)
 {
-    // Per process: other checkouts may run the same tests at the same time.
-    const fs::path d = fs::temp_directory_path()
-                       / ("ai-fabric-robustness-test-" + name + "-" + std::to_string(getpid()));
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
+    return aifabrictest::FreshScratch("robustness-test-" + name);
 }
 
 /// A child process running the tool, stdout and stderr to files in \p dir.
@@ -211,7 +193,8 @@ TEST(Robustness, BytesPerRankFormulaMatchesEveryAlgorithm)
 /// the run, the stall report lists the five open messages and the cycle is named.
 TEST(Robustness, PfcRingDeadlockIsStoppedAndNamed)
 {
-    const ScenarioSpec spec = ReadScenarioFile(Src("tests/scenarios/pfc-ring-deadlock.yaml"));
+    const ScenarioSpec spec
+        = ReadScenarioFile(aifabrictest::SourcePath("tests/scenarios/pfc-ring-deadlock.yaml"));
     const RunResults r = RunScenario(spec, RunOptions{});
     EXPECT_FALSE(r.complete);
     EXPECT_EQ(r.stopReason, "no_progress");
@@ -239,16 +222,18 @@ TEST(Robustness, PfcRingDeadlockIsStoppedAndNamed)
 TEST(Robustness, DeadlockReportOnTheCommandLine)
 {
     const fs::path s = Scratch("deadlock");
-    const pid_t pid = Spawn(
-        {"run", Src("tests/scenarios/pfc-ring-deadlock.yaml"), "--out", (s / "out").string()},
-        s);
+    const pid_t pid = Spawn({"run",
+                             aifabrictest::SourcePath("tests/scenarios/pfc-ring-deadlock.yaml"),
+                             "--out",
+                             (s / "out").string()},
+                            s);
     EXPECT_EQ(Wait(pid), 3);
-    const std::string err = Slurp(s / "stderr.txt");
+    const std::string err = aifabrictest::SlurpFile(s / "stderr.txt");
     EXPECT_NE(err.find("sw0->sw1 -> sw1->sw2 -> sw2->sw3 -> sw3->sw4 -> sw4->sw0"),
               std::string::npos)
         << err;
     EXPECT_NE(err.find("open message"), std::string::npos) << err;
-    const std::string summary = Slurp(s / "out" / "summary.json");
+    const std::string summary = aifabrictest::SlurpFile(s / "out" / "summary.json");
     EXPECT_NE(summary.find("\"complete\": false"), std::string::npos);
     EXPECT_NE(summary.find("\"stop_reason\": \"no_progress\""), std::string::npos);
     EXPECT_NE(summary.find("\"sw4->sw0\""), std::string::npos) << summary.substr(0, 2000);
@@ -258,7 +243,8 @@ TEST(Robustness, DeadlockReportOnTheCommandLine)
 /// 1 us no_progress interval (checked every 10 us) as with the default.
 TEST(Robustness, WatchdogDoesNotChangeResults)
 {
-    ScenarioSpec spec = ReadScenarioFile(Src("examples/roce-incast-dcqcn.yaml"));
+    ScenarioSpec spec
+        = ReadScenarioFile(aifabrictest::SourcePath("examples/roce-incast-dcqcn.yaml"));
     RunOptions o;
     o.trace = false;
     const RunResults a = RunScenario(spec, o);
@@ -281,7 +267,8 @@ TEST(Robustness, WatchdogDoesNotChangeResults)
 /// A run cut off by its stop_time lists its open messages; the invariants hold.
 TEST(Robustness, StopTimeListsOpenMessages)
 {
-    ScenarioSpec spec = ReadScenarioFile(Src("examples/ring-allreduce-4gpu.yaml"));
+    ScenarioSpec spec
+        = ReadScenarioFile(aifabrictest::SourcePath("examples/ring-allreduce-4gpu.yaml"));
     spec.stopTime = MicroSeconds(20);
     const RunResults r = RunScenario(spec, RunOptions{});
     EXPECT_FALSE(r.complete);
@@ -298,12 +285,16 @@ TEST(Robustness, SigtermWritesPartialResults)
 {
     const fs::path s = Scratch("sigterm");
     const fs::path out = s / "out";
-    const pid_t pid
-        = Spawn({"run", Src("tests/scenarios/long-run.yaml"), "--out", out.string(), "--quiet"}, s);
+    const pid_t pid = Spawn({"run",
+                             aifabrictest::SourcePath("tests/scenarios/long-run.yaml"),
+                             "--out",
+                             out.string(),
+                             "--quiet"},
+                            s);
     std::this_thread::sleep_for(std::chrono::milliseconds(1500)); // past the YAML reading
     kill(pid, SIGTERM);
-    EXPECT_EQ(Wait(pid), 128 + SIGTERM) << Slurp(s / "stderr.txt");
-    const std::string summary = Slurp(out / "summary.json");
+    EXPECT_EQ(Wait(pid), 128 + SIGTERM) << aifabrictest::SlurpFile(s / "stderr.txt");
+    const std::string summary = aifabrictest::SlurpFile(out / "summary.json");
     EXPECT_NE(summary.find("\"complete\": false"), std::string::npos);
     EXPECT_NE(summary.find("\"interrupted\": true"), std::string::npos);
     EXPECT_NE(summary.find("\"stop_reason\": \"interrupted\""), std::string::npos);
@@ -311,7 +302,7 @@ TEST(Robustness, SigtermWritesPartialResults)
     {
         EXPECT_NE(e.path().extension(), ".tmp") << e.path();
     }
-    EXPECT_NE(Slurp(s / "stderr.txt").find("interrupted"), std::string::npos);
+    EXPECT_NE(aifabrictest::SlurpFile(s / "stderr.txt").find("interrupted"), std::string::npos);
 }
 
 /// A second signal exits at once with 128 + signal and leaves no temporary file.
@@ -319,8 +310,12 @@ TEST(Robustness, SecondSignalExitsAtOnce)
 {
     const fs::path s = Scratch("sigterm2");
     const fs::path out = s / "out";
-    const pid_t pid
-        = Spawn({"run", Src("tests/scenarios/long-run.yaml"), "--out", out.string(), "--quiet"}, s);
+    const pid_t pid = Spawn({"run",
+                             aifabrictest::SourcePath("tests/scenarios/long-run.yaml"),
+                             "--out",
+                             out.string(),
+                             "--quiet"},
+                            s);
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));
     kill(pid, SIGINT);
     kill(pid, SIGINT);
@@ -340,19 +335,20 @@ TEST(Robustness, MemoryLimitRefusesUpFront)
 {
     const fs::path s = Scratch("memlimit");
     const pid_t pid = Spawn({"run",
-                             Src("tests/scenarios/memory-mid.yaml"),
+                             aifabrictest::SourcePath("tests/scenarios/memory-mid.yaml"),
                              "--out",
                              (s / "out").string(),
                              "--memory-limit",
                              "8MiB"},
                             s);
     EXPECT_EQ(Wait(pid), 2);
-    const std::string err = Slurp(s / "stderr.txt");
+    const std::string err = aifabrictest::SlurpFile(s / "stderr.txt");
     EXPECT_NE(err.find("needs an estimated"), std::string::npos) << err;
     EXPECT_NE(err.find("8.0 MiB (8388608 bytes) of --memory-limit"), std::string::npos) << err;
     EXPECT_FALSE(fs::exists(s / "out"));
-    const pid_t bad
-        = Spawn({"run", Src("tests/scenarios/memory-mid.yaml"), "--memory-limit", "8"}, s);
+    const pid_t bad = Spawn(
+        {"run", aifabrictest::SourcePath("tests/scenarios/memory-mid.yaml"), "--memory-limit", "8"},
+        s);
     EXPECT_EQ(Wait(bad), 2);
 
     // A fabric too large to even build its graph (2 M GPUs) is refused from its sizing.
@@ -367,7 +363,7 @@ TEST(Robustness, MemoryLimitRefusesUpFront)
                               "4GiB"},
                              s);
     EXPECT_EQ(Wait(huge), 2);
-    const std::string hugeErr = Slurp(s / "stderr.txt");
+    const std::string hugeErr = aifabrictest::SlurpFile(s / "stderr.txt");
     EXPECT_NE(hugeErr.find("huge.yaml:2:3: error: the run needs an estimated 26.1 GiB"),
               std::string::npos)
         << hugeErr;
@@ -378,12 +374,15 @@ TEST(Robustness, MemoryLimitRefusesUpFront)
 TEST(Robustness, MemoryEstimateWithinTwoXOfPeak)
 {
     const fs::path s = Scratch("memory");
-    const pid_t pid = Spawn(
-        {"run", Src("tests/scenarios/memory-mid.yaml"), "--out", (s / "out").string(), "--quiet"},
-        s);
+    const pid_t pid = Spawn({"run",
+                             aifabrictest::SourcePath("tests/scenarios/memory-mid.yaml"),
+                             "--out",
+                             (s / "out").string(),
+                             "--quiet"},
+                            s);
     long rssKiB = 0;
-    ASSERT_EQ(Wait(pid, &rssKiB), 0) << Slurp(s / "stderr.txt");
-    const std::string summary = Slurp(s / "out" / "summary.json");
+    ASSERT_EQ(Wait(pid, &rssKiB), 0) << aifabrictest::SlurpFile(s / "stderr.txt");
+    const std::string summary = aifabrictest::SlurpFile(s / "out" / "summary.json");
     const std::string key = "\"memory_estimate_bytes\": ";
     const std::size_t at = summary.find(key);
     ASSERT_NE(at, std::string::npos);
@@ -400,8 +399,8 @@ TEST(Robustness, MemoryEstimateWithinTwoXOfPeak)
 /// completes (credits do hold packets: flow-control stall time is not zero).
 TEST(Robustness, DragonflyPlusValiantDoesNotDeadlock)
 {
-    const ScenarioSpec spec
-        = ReadScenarioFile(Src("tests/scenarios/dragonfly-valiant-alltoall.yaml"));
+    const ScenarioSpec spec = ReadScenarioFile(
+        aifabrictest::SourcePath("tests/scenarios/dragonfly-valiant-alltoall.yaml"));
     const RunResults r = RunScenario(spec, RunOptions{});
     EXPECT_TRUE(r.complete) << r.stopReason;
     EXPECT_EQ(r.stopReason, "done");

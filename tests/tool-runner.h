@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * Running the ai-fabric tool (or a script) from a test, as a user does: exit status,
- * stdout and stderr. Shared by the sweep and plot tests.
+ * stdout and stderr. Shared by the tests that run the tool.
  */
 #ifndef AI_FABRIC_TOOL_RUNNER_H
 #define AI_FABRIC_TOOL_RUNNER_H
@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #ifndef AI_FABRIC_SOURCE_DIR
 #    error "AI_FABRIC_SOURCE_DIR must name the repository root"
@@ -42,11 +43,13 @@ SlurpFile(const std::filesystem::path& p)
     return s.str();
 }
 
-/// \return a fresh, empty scratch directory named after \p name
+/// \return a fresh, empty scratch directory named after \p name and this process (other
+/// checkouts may run the same tests at the same time)
 inline std::filesystem::path
 FreshScratch(const std::string& name)
 {
-    const std::filesystem::path d = std::filesystem::temp_directory_path() / ("ai-fabric-" + name);
+    const std::filesystem::path d = std::filesystem::temp_directory_path()
+                                    / ("ai-fabric-" + name + "-" + std::to_string(::getpid()));
     std::filesystem::remove_all(d);
     std::filesystem::create_directories(d);
     return d;

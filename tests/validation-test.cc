@@ -10,6 +10,8 @@
  * causes and findings; `ai-fabric validate` exits 0, 2 or 4 as documented.
  */
 
+#include "tool-runner.h"
+
 #include "ns3/spec-error.h"
 #include "ns3/validation-suite.h"
 
@@ -33,12 +35,6 @@ namespace
 {
 
 namespace fs = std::filesystem;
-
-std::string
-Src(const std::string& rel)
-{
-    return std::string(AI_FABRIC_SOURCE_DIR) + "/" + rel;
-}
 
 /// A fresh suite directory with a cases/ subdirectory.
 fs::path
@@ -70,7 +66,7 @@ CrossoverCase(const std::string& extra = "")
            "    formula: F8\n"
            "    measure: crossover\n"
            "    scenario: "
-           + Src("validation/scenarios/ss8-send-recv.yaml")
+           + aifabrictest::SourcePath("validation/scenarios/ss8-send-recv.yaml")
            + "\n"
              "    sizes: [4KiB, 64KiB, 1MiB]\n"
              "    tolerance: 3%\n"
@@ -95,33 +91,8 @@ ReadError(const std::string& text)
     return "";
 }
 
-struct Tool
-{
-    int status{-1};
-    std::string out;
-    std::string err;
-};
-
-Tool
-RunTool(const std::string& args, const fs::path& scratch)
-{
-    const fs::path out = scratch / "stdout.txt";
-    const fs::path err = scratch / "stderr.txt";
-    const std::string cmd = std::string("'") + AI_FABRIC_BINARY + "' " + args + " >'" + out.string()
-                            + "' 2>'" + err.string() + "' </dev/null";
-    const int raw = std::system(cmd.c_str());
-    Tool t;
-    t.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    std::ifstream o(out);
-    std::ifstream e(err);
-    std::ostringstream so;
-    std::ostringstream se;
-    so << o.rdbuf();
-    se << e.rdbuf();
-    t.out = so.str();
-    t.err = se.str();
-    return t;
-}
+using aifabrictest::RunTool;
+using aifabrictest::ToolOutcome;
 
 } // namespace
 
@@ -182,7 +153,7 @@ TEST(ValidationSuite, BadCaseFilesAreLocated)
                   "    measure: pipeline-bubble\n"
                   "    quantity: relative-overhead\n"
                   "    scenario: "
-                  + Src("validation/scenarios/nvl4-pp4-1f1b.yaml")
+                  + aifabrictest::SourcePath("validation/scenarios/nvl4-pp4-1f1b.yaml")
                   + "\n"
                     "    micro_batches: [4, 8]\n"
                     "    claimed: [75%]\n"
@@ -246,16 +217,17 @@ TEST(ValidationSuite, CrossoverCaseAgreesAndATooTightFormulaFails)
     EXPECT_EQ(ns3::ValidationVerdict(g.cases[0], o), "agrees");
 
     // NCCL's pipelined tree against F3 as a formula case: 2-3x apart, so it fails.
-    const std::string tree = "cases:\n"
-                             "  - name: tree\n"
-                             "    kind: formula\n"
-                             "    formula: F3\n"
-                             "    measure: collective-time\n"
-                             "    scenario: "
-                             + Src("validation/scenarios/ss8-tree-all-reduce.yaml")
-                             + "\n"
-                               "    sizes: [4KiB, 4MiB]\n"
-                               "    tolerance: 3%\n";
+    const std::string tree
+        = "cases:\n"
+          "  - name: tree\n"
+          "    kind: formula\n"
+          "    formula: F3\n"
+          "    measure: collective-time\n"
+          "    scenario: "
+          + aifabrictest::SourcePath("validation/scenarios/ss8-tree-all-reduce.yaml")
+          + "\n"
+            "    sizes: [4KiB, 4MiB]\n"
+            "    tolerance: 3%\n";
     const ns3::ValidationGroup t = ns3::ReadValidationCaseFile(WriteCases(suite, tree, "tree"));
     const ns3::ValidationOutcome to = ns3::RunValidationCase(t.cases[0]);
     EXPECT_FALSE(to.passed);
@@ -381,7 +353,7 @@ TEST(ValidationCli, ExitStatusesAndReport)
     // Agreeing suite: exit 0, report and busbw CSV written.
     const fs::path ok = Suite("cli-ok");
     WriteCases(ok, CrossoverCase());
-    Tool t = RunTool("validate '" + ok.string() + "' --quick", ok);
+    ToolOutcome t = RunTool("validate '" + ok.string() + "' --quick", ok);
     EXPECT_EQ(t.status, 0) << t.err;
     EXPECT_TRUE(fs::exists(ok / "REPORT.md"));
     EXPECT_TRUE(fs::exists(ok / "plots" / "sr.csv"));
@@ -397,7 +369,7 @@ TEST(ValidationCli, ExitStatusesAndReport)
                "    formula: F3\n"
                "    measure: collective-time\n"
                "    scenario: "
-                   + Src("validation/scenarios/ss8-tree-all-reduce.yaml")
+                   + aifabrictest::SourcePath("validation/scenarios/ss8-tree-all-reduce.yaml")
                    + "\n"
                      "    sizes: [4KiB, 4MiB]\n"
                      "    tolerance: 3%\n");
