@@ -291,6 +291,9 @@ FabricBuilder::Build(const FabricGraph& graph,
                 FabricSwitch::PortConfig config = MakePortConfig(profile);
                 config.edge = !graph.IsTransit(adj.peer)
                               || nodes[adj.peer].kind == FabricGraph::NodeKind::NIC;
+                config.global = nodes[n].group != FabricGraph::NONE
+                                && nodes[adj.peer].group != FabricGraph::NONE
+                                && nodes[adj.peer].group != nodes[n].group;
                 portOfLink[n].push_back(static_cast<uint16_t>(f.switches[n]->AddPort(dev, config)));
                 peerOfPort[n].push_back(adj.peer);
             }

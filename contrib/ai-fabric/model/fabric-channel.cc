@@ -45,6 +45,11 @@ FabricChannel::DoDispose()
 {
     m_ends[0] = nullptr;
     m_ends[1] = nullptr;
+    for (Direction& d : m_dirs)
+    {
+        d.ring.clear();
+        d.count = 0;
+    }
     Channel::DoDispose();
 }
 
@@ -57,11 +62,7 @@ FabricChannel::Attach(Ptr<FabricNetDevice> device)
 }
 
 void
-FabricChannel::Transmit(Ptr<Packet> packet,
-                        const FabricNetDevice* src,
-                        Time txTime,
-                        uint32_t wireBytes,
-                        uint8_t priority) const
+FabricChannel::Transmit(FabricTxItem&& item, const FabricNetDevice* src, Time txTime)
 {
     const std::size_t peer = (PeekPointer(m_ends[0]) == src) ? 1 : 0;
     if (!m_endsCached)
@@ -73,18 +74,85 @@ FabricChannel::Transmit(Ptr<Packet> packet,
         }
         m_endsCached = true;
     }
-    Time arrive = txTime;
-    if (m_cutThrough[peer] && wireBytes > CUT_THROUGH_BYTES)
+    int64_t arrivePs = txTime.GetPicoSeconds();
+    if (m_cutThrough[peer] && item.wireBytes > CUT_THROUGH_BYTES)
     {
-        arrive = PicoSeconds(txTime.GetPicoSeconds() * CUT_THROUGH_BYTES / wireBytes);
+        arrivePs = arrivePs * CUT_THROUGH_BYTES / item.wireBytes;
     }
-    Simulator::ScheduleWithContext(m_endNodeIds[peer],
-                                   arrive + m_delay + m_rxLatency[peer],
-                                   &FabricNetDevice::Receive,
-                                   m_ends[peer],
-                                   packet,
-                                   wireBytes,
-                                   priority);
+    const Time arrive = Simulator::Now() + PicoSeconds(arrivePs) + m_delay + m_rxLatency[peer];
+
+    Direction& d = m_dirs[peer];
+    if (d.count == d.ring.size())
+    {
+        // Full ring: double it (a power of two), oldest first.
+        std::vector<InFlight> grown(std::max<std::size_t>(8, 2 * d.ring.size()));
+        for (std::size_t i = 0; i < d.count; ++i)
+        {
+            grown[i] = std::move(d.ring[(d.head + i) & (d.ring.size() - 1)]);
+        }
+        d.ring.swap(grown);
+        d.head = 0;
+    }
+    InFlight& f = d.ring[(d.head + d.count) & (d.ring.size() - 1)];
+    NS_ASSERT_MSG(d.count == 0
+                      || arrive.GetTimeStep()
+                             >= d.ring[(d.head + d.count - 1) & (d.ring.size() - 1)].at,
+                  "packets on a cable arrive in order");
+    f.at = arrive.GetTimeStep();
+    f.arrival.packet = std::move(item.packet);
+    f.arrival.header = item.header;
+    f.arrival.wireBytes = item.wireBytes;
+    f.arrival.priority = item.priority;
+    ++d.count;
+    if (!d.pending)
+    {
+        ScheduleHead(peer);
+    }
+}
+
+void
+FabricChannel::ScheduleHead(std::size_t to)
+{
+    Direction& d = m_dirs[to];
+    d.pending = true;
+    const Time delay = TimeStep(d.ring[d.head].at) - Simulator::Now();
+    if (to == 0)
+    {
+        m_deliver0.ScheduleWithContext(m_endNodeIds[0], delay);
+    }
+    else
+    {
+        m_deliver1.ScheduleWithContext(m_endNodeIds[1], delay);
+    }
+}
+
+template<std::size_t to>
+void
+FabricChannel::Deliver()
+{
+    Direction& d = m_dirs[to];
+    if (d.count == 0)
+    {
+        d.pending = false; // disposed while an arrival was pending
+        return;
+    }
+    InFlight& f = d.ring[d.head];
+    // Move the packet out before anything else runs: the receiver may transmit on this cable.
+    const FabricArrival arrival = std::move(f.arrival);
+    d.head = (d.head + 1) & (d.ring.size() - 1);
+    --d.count;
+    d.pending = false;
+    if (d.count > 0)
+    {
+        ScheduleHead(to);
+    }
+    m_ends[to]->Receive(arrival);
+}
+
+std::size_t
+FabricChannel::GetInFlight() const
+{
+    return m_dirs[0].count + m_dirs[1].count;
 }
 
 Ptr<FabricNetDevice>

@@ -4,17 +4,18 @@
 #ifndef AI_FABRIC_FABRIC_CHANNEL_H
 #define AI_FABRIC_FABRIC_CHANNEL_H
 
+#include "fabric-event.h"
+#include "fabric-net-device.h"
+
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 
 #include <array>
+#include <vector>
 
 namespace ns3
 {
-
-class FabricNetDevice;
-class Packet;
 
 /**
  * \ingroup ai-fabric
@@ -25,6 +26,11 @@ class Packet;
  * if the peer is a cut-through switch port, once its first 64 bytes are there:
  * t + txTime * min(1, 64 / wireBytes) + Delay + RxLatency. One simulator event
  * per packet per link. The channel knows nothing about flow control or routing.
+ *
+ * Packets on a cable arrive in the order they were sent (a port serializes one packet after
+ * the other, so even a cut-through arrival is no earlier than the previous packet's), so each
+ * direction keeps its packets in flight in a FIFO, with their parsed headers, and has one
+ * reusable event pending at most: the head's arrival. No allocation per packet.
  */
 class FabricChannel : public Channel
 {
@@ -51,17 +57,14 @@ class FabricChannel : public Channel
 
     /**
      * \brief Carry a packet to the other end.
-     * \param packet the packet
+     * \param item the packet, its header, wire size and class (moved from)
      * \param src the transmitting device
      * \param txTime its serialization time on src's link
-     * \param wireBytes its size on the wire
-     * \param priority its lane
      */
-    void Transmit(Ptr<Packet> packet,
-                  const FabricNetDevice* src,
-                  Time txTime,
-                  uint32_t wireBytes,
-                  uint8_t priority) const;
+    void Transmit(FabricTxItem&& item, const FabricNetDevice* src, Time txTime);
+
+    /// \return packets on the cable now, both directions
+    std::size_t GetInFlight() const;
 
     /**
      * \param device one end
@@ -79,6 +82,34 @@ class FabricChannel : public Channel
     void DoDispose() override;
 
   private:
+    /// A packet on the cable.
+    struct InFlight
+    {
+        int64_t at{0};         //!< when it reaches the far end, time steps
+        FabricArrival arrival; //!< what the far end receives
+    };
+
+    /// One direction of the cable: towards end \p to.
+    struct Direction
+    {
+        std::vector<InFlight> ring; //!< packets in flight, a ring by arrival (power of two)
+        std::size_t head{0};        //!< index of the next to arrive
+        std::size_t count{0};       //!< packets in flight
+        bool pending{false};        //!< the arrival event of the head is scheduled
+    };
+
+    /**
+     * \brief The head of the direction towards end \p to arrives.
+     * \tparam to the receiving end
+     */
+    template<std::size_t to>
+    void Deliver();
+    /**
+     * \brief Schedule the arrival of the head of a direction.
+     * \param to the receiving end
+     */
+    void ScheduleHead(std::size_t to);
+
     Time m_delay;                                 //!< propagation delay
     std::array<Ptr<FabricNetDevice>, 2> m_ends;   //!< the two ends
     std::array<uint32_t, 2> m_endNodeIds{{0, 0}}; //!< node id (event context) of each end
@@ -88,6 +119,9 @@ class FabricChannel : public Channel
     mutable bool m_endsCached{false};
     mutable std::array<bool, 2> m_cutThrough{{false, false}}; //!< end is cut-through
     mutable std::array<Time, 2> m_rxLatency;                  //!< end's receive latency
+    std::array<Direction, 2> m_dirs; //!< packets in flight towards end 0 and end 1
+    ReusableEvent<FabricChannel, &FabricChannel::Deliver<0>> m_deliver0{this}; //!< towards end 0
+    ReusableEvent<FabricChannel, &FabricChannel::Deliver<1>> m_deliver1{this}; //!< towards end 1
 };
 
 } // namespace ns3

@@ -12,6 +12,11 @@ FabricHeader::FabricHeader()
 {
 }
 
+FabricHeader::FabricHeader(const FabricFields& fields)
+    : FabricFields(fields)
+{
+}
+
 TypeId
 FabricHeader::GetTypeId()
 {

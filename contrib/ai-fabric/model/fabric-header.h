@@ -16,15 +16,14 @@ namespace ns3
  * \brief The fields every ai-fabric packet carries: routing (src, dst, queue
  * pair, priority) and RDMA transport (message, packet sequence number, sizes).
  *
- * This is the simulator's compact in-memory form. The bytes a packet occupies
- * on the wire are not this header's size: they are the payload plus the link
- * technology's header/trailer bytes (LinkProfile::WireBytes), which the
- * transmitting device accounts for. A capture writer can rebuild real
- * IB/RoCEv2 framing from these fields.
+ * A plain value: the packet path carries it beside the ns-3 Packet (FabricTxItem,
+ * FabricArrival), parsed once when the packet is made, so that no switch or receiver
+ * re-reads the packet's bytes. FabricHeader is its serialized form inside the Packet;
+ * whoever changes the fields of a packet in flight (ECN marking, a detour) rewrites
+ * both, so the bytes a trace or a capture reads always agree.
  */
-class FabricHeader : public Header
+struct FabricFields
 {
-  public:
     /// Packet kinds.
     enum Kind : uint8_t
     {
@@ -41,22 +40,6 @@ class FabricHeader : public Header
         FLAG_LAST = 2,   //!< last packet of a message
         FLAG_ECN_CE = 4, //!< ECN congestion experienced
     };
-
-    /// Serialized size, bytes.
-    static constexpr uint32_t SERIALIZED_SIZE = 36;
-
-    FabricHeader();
-
-    /**
-     * \brief Get the type ID.
-     * \return the object TypeId
-     */
-    static TypeId GetTypeId();
-    TypeId GetInstanceTypeId() const override;
-    uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
-    uint32_t Deserialize(Buffer::Iterator start) override;
-    void Print(std::ostream& os) const override;
 
     uint32_t m_src{0};     //!< source endpoint (GPU index)
     uint32_t m_dst{0};     //!< destination endpoint (GPU index)
@@ -76,6 +59,47 @@ class FabricHeader : public Header
     {
         return m_kind != DATA;
     }
+
+    /// \return true for the last packet of a message (a DATA packet with FLAG_LAST)
+    bool IsLastOfMessage() const
+    {
+        return m_kind == DATA && (m_flags & FLAG_LAST) != 0;
+    }
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief FabricFields as an ns-3 Header: their serialized form inside a Packet.
+ *
+ * This is the simulator's compact in-memory form. The bytes a packet occupies
+ * on the wire are not this header's size: they are the payload plus the link
+ * technology's header/trailer bytes (LinkProfile::WireBytes), which the
+ * transmitting device accounts for. A capture writer can rebuild real
+ * IB/RoCEv2 framing from these fields.
+ */
+class FabricHeader : public Header, public FabricFields
+{
+  public:
+    /// Serialized size, bytes.
+    static constexpr uint32_t SERIALIZED_SIZE = 36;
+
+    FabricHeader();
+    /**
+     * \brief The header of the given fields.
+     * \param fields the fields
+     */
+    explicit FabricHeader(const FabricFields& fields);
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+    void Print(std::ostream& os) const override;
 };
 
 } // namespace ns3

@@ -187,7 +187,7 @@ FabricNetDevice::TxTime(uint32_t bytes)
 }
 
 uint32_t
-FabricNetDevice::WireBytes(const FabricHeader& header) const
+FabricNetDevice::WireBytes(const FabricFields& header) const
 {
     if (header.IsControl())
     {
@@ -260,7 +260,7 @@ FabricNetDevice::TryTransmit()
     if (now < m_busyUntil)
     {
         m_txPending = true;
-        Simulator::Schedule(m_busyUntil - now, &FabricNetDevice::TransmitNext, this);
+        m_txEvent.Schedule(m_busyUntil - now);
         return;
     }
     TransmitNext();
@@ -362,11 +362,12 @@ FabricNetDevice::TransmitNext()
     {
         m_txTrace(item.packet, item.wireBytes); // (the check spares two Ptr copies per packet)
     }
-    m_channel->Transmit(item.packet, this, txTime, item.wireBytes, item.priority);
-    if (item.more)
+    const bool more = item.more;
+    m_channel->Transmit(std::move(item), this, txTime);
+    if (more)
     {
         m_txPending = true;
-        Simulator::Schedule(txTime, &FabricNetDevice::TransmitNext, this);
+        m_txEvent.Schedule(txTime);
     }
 }
 
@@ -377,24 +378,37 @@ FabricNetDevice::LaneOf(uint8_t priority) const
 }
 
 void
-FabricNetDevice::Receive(Ptr<Packet> packet, uint32_t wireBytes, uint8_t priority)
+FabricNetDevice::Receive(const FabricArrival& arrival)
 {
     if (!m_rxTrace.IsEmpty())
     {
-        m_rxTrace(packet);
+        m_rxTrace(arrival.packet);
     }
     if (m_returnCreditsOnReceive && m_fc == FC_CREDIT)
     {
-        ReturnCreditsToPeer(LaneOf(priority), wireBytes);
+        ReturnCreditsToPeer(LaneOf(arrival.priority), arrival.wireBytes);
     }
     if (!m_fabricRx.IsNull())
     {
-        m_fabricRx(this, packet, wireBytes, priority);
+        m_fabricRx(this, arrival);
     }
     else if (!m_rxCallback.IsNull())
     {
-        m_rxCallback(this, packet, 0, m_channel->GetPeer(this)->GetAddress());
+        m_rxCallback(this, arrival.packet, 0, m_channel->GetPeer(this)->GetAddress());
     }
+}
+
+void
+FabricNetDevice::Receive(Ptr<Packet> packet, uint32_t wireBytes, uint8_t priority)
+{
+    FabricHeader header;
+    packet->PeekHeader(header);
+    FabricArrival arrival;
+    arrival.packet = packet;
+    arrival.header = header;
+    arrival.wireBytes = wireBytes;
+    arrival.priority = priority;
+    Receive(arrival);
 }
 
 void
@@ -494,10 +508,8 @@ FabricNetDevice::ScheduleCreditWake()
     }
     m_creditWakePending = true;
     const Time at = TimeStep(m_returns[m_returnsHead].at);
-    Simulator::ScheduleWithContext(m_node ? m_node->GetId() : Simulator::GetContext(),
-                                   std::max(at - Simulator::Now(), Time(0)),
-                                   &FabricNetDevice::CreditWake,
-                                   this);
+    m_creditWakeEvent.ScheduleWithContext(m_node ? m_node->GetId() : Simulator::GetContext(),
+                                          std::max(at - Simulator::Now(), Time(0)));
 }
 
 void
@@ -871,9 +883,8 @@ FabricNetDevice::GetHeldPs(uint8_t priority) const
 void
 FabricNetDevice::LedgerDequeued(const FabricTxItem& item, const Lane& lane)
 {
-    FabricHeader h;
-    item.packet->PeekHeader(h);
-    if (h.IsControl() || !(h.m_flags & FabricHeader::FLAG_LAST))
+    const FabricFields& h = item.header;
+    if (!h.IsLastOfMessage())
     {
         return; // only a message's last packet decides when it completes
     }
@@ -988,6 +999,7 @@ FabricNetDevice::Send(Ptr<Packet> packet, const Address& /* dest */, uint16_t /*
     }
     FabricTxItem item;
     item.packet = packet;
+    item.header = header;
     item.wireBytes = WireBytes(header);
     item.priority = header.m_priority;
     Enqueue(std::move(item));

@@ -4,6 +4,9 @@
 #ifndef AI_FABRIC_FABRIC_NET_DEVICE_H
 #define AI_FABRIC_FABRIC_NET_DEVICE_H
 
+#include "fabric-event.h"
+#include "fabric-header.h"
+
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -20,7 +23,6 @@ namespace ns3
 {
 
 class FabricChannel;
-class FabricHeader;
 class Node;
 class StragglerLedger;
 
@@ -33,6 +35,7 @@ struct FabricTxItem
     static constexpr uint16_t NO_PORT = UINT16_MAX; //!< not from a switch ingress port
 
     Ptr<Packet> packet;        //!< the packet (FabricHeader + payload)
+    FabricFields header;       //!< the packet's FabricHeader, parsed (equal to its bytes)
     uint32_t wireBytes{0};     //!< bytes it occupies on the wire, link overhead included
     uint8_t priority{0};       //!< traffic class; higher is served first
     bool more{false};          //!< set by a pull source: it has further packets ready
@@ -42,6 +45,19 @@ struct FabricTxItem
     bool lastOfMessage{false}; //!< a DATA packet with FLAG_LAST (set by the switch)
     int64_t enqueuedPs{0};     //!< straggler ledger only: when it joined the egress queue, ps
     int64_t holdMarkPs{0};     //!< straggler ledger only: its lane's held-time counter then, ps
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief A packet arriving at a port: what a FabricChannel hands over, and what the port
+ * hands its receive handler (a switch or a transport).
+ */
+struct FabricArrival
+{
+    Ptr<Packet> packet;    //!< the packet (FabricHeader + payload)
+    FabricFields header;   //!< the packet's FabricHeader, parsed (equal to its bytes)
+    uint32_t wireBytes{0}; //!< its size on the wire of the link it arrived on
+    uint8_t priority{0};   //!< the traffic class it arrived in
 };
 
 /**
@@ -92,9 +108,8 @@ class FabricNetDevice : public NetDevice
         FC_PFC = 2,    //!< priority flow control
     };
 
-    /// Receive handler: (receiving device, packet, wire bytes on this link, priority).
-    typedef Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>, uint32_t, uint8_t>
-        FabricReceiveCallback;
+    /// Receive handler: (receiving device, the packet with its header, wire size and class).
+    typedef Callback<void, FabricNetDevice*, const FabricArrival&> FabricReceiveCallback;
     /// Pull source: fills the item and returns true if a packet is ready.
     typedef Callback<bool, FabricTxItem&> PullCallback;
     /// Told when a queued packet starts transmission (a switch releases its buffer).
@@ -132,7 +147,13 @@ class FabricNetDevice : public NetDevice
 
     /**
      * \brief Hand over a packet that arrived on the channel (called by FabricChannel).
-     * \param packet the packet
+     * \param arrival the packet, its header, wire size on this link and class
+     */
+    void Receive(const FabricArrival& arrival);
+    /**
+     * \brief Hand over a packet as if it arrived on the channel (tests, tools): its header
+     * is read from its bytes.
+     * \param packet the packet (starting with a FabricHeader)
      * \param wireBytes its wire size on this link
      * \param priority its lane
      */
@@ -142,7 +163,7 @@ class FabricNetDevice : public NetDevice
      * \param header a packet's header
      * \return the packet's bytes on this link's wire
      */
-    uint32_t WireBytes(const FabricHeader& header) const;
+    uint32_t WireBytes(const FabricFields& header) const;
 
     /// \param cb the handler for received packets (a switch or a transport)
     void SetFabricReceiveCallback(FabricReceiveCallback cb);
@@ -409,58 +430,61 @@ class FabricNetDevice : public NetDevice
      */
     Time TxTime(uint32_t bytes);
 
-    Ptr<Node> m_node;                        //!< owning node
-    Ptr<FabricChannel> m_channel;            //!< attached channel
-    uint32_t m_ifIndex{0};                   //!< interface index
-    uint32_t m_switchPort{0};                //!< index in the owning switch
-    Mac48Address m_address;                  //!< address (unused by fabric forwarding)
-    DataRate m_rate;                         //!< data rate
-    uint64_t m_bps{0};                       //!< cached bit rate
-    uint64_t m_txRemainder{0};               //!< carried remainder of TxTime, bit-ps units
-    uint32_t m_headerBytes{0};               //!< per-packet link overhead, bytes
-    uint32_t m_segmentBytes{0};              //!< headers paid per segment of this size (0: once)
-    uint32_t m_framingBytes{0};              //!< per-packet preamble + IFG, bytes
-    uint32_t m_messageHeaderBytes{0};        //!< extra bytes on a message's first packet
-    uint32_t m_controlPacketBytes{0};        //!< wire bytes of an ACK/NACK/CNP
-    uint32_t m_payloadMtu{4096};             //!< payload MTU, bytes
-    Time m_rxLatency;                        //!< latency added to received packets
-    bool m_cutThrough{false};                //!< hand on packets after their header
-    uint8_t m_priorities{1};                 //!< number of lanes
-    uint8_t m_fc{FC_NONE};                   //!< FlowControlKind
-    uint32_t m_creditBlock{64};              //!< credit unit, bytes
-    bool m_returnCreditsOnReceive{false};    //!< endpoint port: its buffer drains at once
-    std::vector<Lane> m_lanes;               //!< egress lanes
-    uint64_t m_queuedPackets{0};             //!< packets queued
-    TracedValue<uint64_t> m_queuedBytes;     //!< wire bytes queued
-    uint64_t m_peakQueuedBytes{0};           //!< peak wire bytes queued
-    uint64_t m_windowPeakQueuedBytes{0};     //!< peak since TakeWindowPeakQueuedBytes()
-    uint64_t m_ecnMarks{0};                  //!< packets marked CE leaving this port
-    int64_t m_queueSince{0};                 //!< time of the last queue change, time steps
-    std::vector<int64_t> m_queueTime;        //!< time steps per queue-depth bucket (lazy)
-    Time m_busyUntil;                        //!< end of the current transmission
-    bool m_txPending{false};                 //!< a TransmitNext event is scheduled
-    uint64_t m_txPackets{0};                 //!< packets transmitted
-    uint64_t m_txWireBytes{0};               //!< wire bytes transmitted
-    Time m_busyTime;                         //!< total serialization time
-    uint64_t m_drops{0};                     //!< packets dropped
-    uint64_t m_pausesReceived{0};            //!< XOFF received
-    uint64_t m_pausesSent{0};                //!< XOFF sent
-    Time m_pausedTime;                       //!< finished pauses, summed
-    Time m_stallTime;                        //!< finished stalls, summed
-    Time m_stalledSince{-1};                 //!< start of the current stall, negative if none
-    FabricReceiveCallback m_fabricRx;        //!< fabric receive handler
-    PullCallback m_pull;                     //!< pull source
-    uint8_t m_pullPriority{0};               //!< lane of the pull source
-    uint32_t m_pullMaxWire{0};               //!< largest packet of the pull source
-    bool m_sourceReady{false};               //!< the pull source may have packets
-    DequeueCallback m_dequeued;              //!< told when a queued packet leaves
-    StragglerLedger* m_ledger{nullptr};      //!< straggler attribution (null: off)
-    uint32_t m_ledgerPort{0};                //!< this port's id in the ledger
-    std::vector<CreditReturn> m_returns;     //!< credit returns in flight: a ring, by arrival
-    std::size_t m_returnsHead{0};            //!< index of the oldest return in m_returns
-    std::size_t m_returnsCount{0};           //!< returns in flight
-    bool m_creditWakePending{false};         //!< a CreditWake event is scheduled
-    NetDevice::ReceiveCallback m_rxCallback; //!< generic ns-3 receive callback
+    Ptr<Node> m_node;                     //!< owning node
+    Ptr<FabricChannel> m_channel;         //!< attached channel
+    uint32_t m_ifIndex{0};                //!< interface index
+    uint32_t m_switchPort{0};             //!< index in the owning switch
+    Mac48Address m_address;               //!< address (unused by fabric forwarding)
+    DataRate m_rate;                      //!< data rate
+    uint64_t m_bps{0};                    //!< cached bit rate
+    uint64_t m_txRemainder{0};            //!< carried remainder of TxTime, bit-ps units
+    uint32_t m_headerBytes{0};            //!< per-packet link overhead, bytes
+    uint32_t m_segmentBytes{0};           //!< headers paid per segment of this size (0: once)
+    uint32_t m_framingBytes{0};           //!< per-packet preamble + IFG, bytes
+    uint32_t m_messageHeaderBytes{0};     //!< extra bytes on a message's first packet
+    uint32_t m_controlPacketBytes{0};     //!< wire bytes of an ACK/NACK/CNP
+    uint32_t m_payloadMtu{4096};          //!< payload MTU, bytes
+    Time m_rxLatency;                     //!< latency added to received packets
+    bool m_cutThrough{false};             //!< hand on packets after their header
+    uint8_t m_priorities{1};              //!< number of lanes
+    uint8_t m_fc{FC_NONE};                //!< FlowControlKind
+    uint32_t m_creditBlock{64};           //!< credit unit, bytes
+    bool m_returnCreditsOnReceive{false}; //!< endpoint port: its buffer drains at once
+    std::vector<Lane> m_lanes;            //!< egress lanes
+    uint64_t m_queuedPackets{0};          //!< packets queued
+    TracedValue<uint64_t> m_queuedBytes;  //!< wire bytes queued
+    uint64_t m_peakQueuedBytes{0};        //!< peak wire bytes queued
+    uint64_t m_windowPeakQueuedBytes{0};  //!< peak since TakeWindowPeakQueuedBytes()
+    uint64_t m_ecnMarks{0};               //!< packets marked CE leaving this port
+    int64_t m_queueSince{0};              //!< time of the last queue change, time steps
+    std::vector<int64_t> m_queueTime;     //!< time steps per queue-depth bucket (lazy)
+    Time m_busyUntil;                     //!< end of the current transmission
+    bool m_txPending{false};              //!< a TransmitNext event is scheduled
+    ReusableEvent<FabricNetDevice, &FabricNetDevice::TransmitNext> m_txEvent{this}; //!< its event
+    uint64_t m_txPackets{0};             //!< packets transmitted
+    uint64_t m_txWireBytes{0};           //!< wire bytes transmitted
+    Time m_busyTime;                     //!< total serialization time
+    uint64_t m_drops{0};                 //!< packets dropped
+    uint64_t m_pausesReceived{0};        //!< XOFF received
+    uint64_t m_pausesSent{0};            //!< XOFF sent
+    Time m_pausedTime;                   //!< finished pauses, summed
+    Time m_stallTime;                    //!< finished stalls, summed
+    Time m_stalledSince{-1};             //!< start of the current stall, negative if none
+    FabricReceiveCallback m_fabricRx;    //!< fabric receive handler
+    PullCallback m_pull;                 //!< pull source
+    uint8_t m_pullPriority{0};           //!< lane of the pull source
+    uint32_t m_pullMaxWire{0};           //!< largest packet of the pull source
+    bool m_sourceReady{false};           //!< the pull source may have packets
+    DequeueCallback m_dequeued;          //!< told when a queued packet leaves
+    StragglerLedger* m_ledger{nullptr};  //!< straggler attribution (null: off)
+    uint32_t m_ledgerPort{0};            //!< this port's id in the ledger
+    std::vector<CreditReturn> m_returns; //!< credit returns in flight: a ring, by arrival
+    std::size_t m_returnsHead{0};        //!< index of the oldest return in m_returns
+    std::size_t m_returnsCount{0};       //!< returns in flight
+    bool m_creditWakePending{false};     //!< a CreditWake event is scheduled
+    ReusableEvent<FabricNetDevice, &FabricNetDevice::CreditWake> m_creditWakeEvent{
+        this};                                             //!< its event
+    NetDevice::ReceiveCallback m_rxCallback;               //!< generic ns-3 receive callback
     TracedCallback<Ptr<const Packet>, uint32_t> m_txTrace; //!< transmission start
     TracedCallback<Ptr<const Packet>> m_rxTrace;           //!< reception
     TracedCallback<Ptr<const Packet>> m_dropTrace;         //!< drop at this port

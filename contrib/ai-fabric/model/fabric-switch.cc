@@ -89,7 +89,7 @@ FabricSwitch::DoDispose()
 {
     m_ports.clear();
     m_rng = nullptr;
-    m_deliver = Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>, uint32_t, uint8_t>();
+    m_deliver = Callback<void, FabricNetDevice*, const FabricArrival&>();
     Object::DoDispose();
 }
 
@@ -112,6 +112,7 @@ FabricSwitch::AddPort(Ptr<FabricNetDevice> port, const PortConfig& config)
     port->SetDequeueCallback(MakeCallback(&FabricSwitch::Release, this));
     m_ports.push_back(port);
     m_config.push_back(config);
+    m_hasEdgePorts = m_hasEdgePorts || config.edge;
     m_charge.emplace_back(port->GetPriorities(), 0);
     m_xoffSent.emplace_back(port->GetPriorities(), 0);
     port->SetSwitchPort(m_ports.size() - 1);
@@ -170,9 +171,8 @@ FabricSwitch::GetRoute(uint32_t dst) const
 }
 
 void
-FabricSwitch::SetLocalEndpoint(
-    uint32_t endpoint,
-    Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>, uint32_t, uint8_t> deliver)
+FabricSwitch::SetLocalEndpoint(uint32_t endpoint,
+                               Callback<void, FabricNetDevice*, const FabricArrival&> deliver)
 {
     m_localEndpoint = endpoint;
     m_deliver = deliver;
@@ -386,36 +386,49 @@ FabricSwitch::Choose(const std::vector<uint16_t>& ports,
 }
 
 void
-FabricSwitch::Receive(Ptr<FabricNetDevice> inDev,
-                      Ptr<Packet> packet,
-                      uint32_t wireBytes,
-                      uint8_t priority)
+FabricSwitch::Receive(FabricNetDevice* inDev, const FabricArrival& arrival)
 {
-    FabricHeader header;
-    packet->PeekHeader(header);
-    if (header.m_dst == m_localEndpoint)
+    const uint32_t wireBytes = arrival.wireBytes;
+    const uint8_t priority = arrival.priority;
+    if (arrival.header.m_dst == m_localEndpoint)
     {
         // The endpoint drains its packets into GPU memory at once.
         if (inDev->GetFlowControl() == FabricNetDevice::FC_CREDIT)
         {
             inDev->ReturnCreditsToPeer(inDev->LaneOf(priority), wireBytes);
         }
-        m_deliver(inDev, packet, wireBytes, priority);
+        m_deliver(inDev, arrival);
         return;
     }
+    FabricFields header = arrival.header;
+    bool rewrite = false; // the header changed: the packet's bytes must follow
     const uint16_t in = static_cast<uint16_t>(inDev->GetSwitchPort());
     uint8_t egressClass = priority;
     if (m_pathMode != MINIMAL)
     {
-        RouteBetweenGroups(packet, header, in, priority, egressClass);
+        rewrite = RouteBetweenGroups(header, in, priority);
     }
-    const std::vector<uint16_t>& ports
-        = header.m_via ? m_portSets[m_groupRoute[header.m_via - 1]] : GetRoute(header.m_dst);
+    // A detour inside its intermediate group heads for the destination already.
+    const bool inViaGroup = header.m_via != 0 && header.m_via - 1u == m_group;
+    const std::vector<uint16_t>& ports = (header.m_via != 0 && !inViaGroup)
+                                             ? m_portSets[m_groupRoute[header.m_via - 1]]
+                                             : GetRoute(header.m_dst);
     // Routes are verified complete when the fabric is built.
     NS_ABORT_MSG_IF(ports.empty(), "no route to endpoint " << header.m_dst);
     const uint16_t out = (ports.size() == 1)
                              ? ports[0]
                              : Choose(ports, header.m_src, header.m_dst, header.m_qp, egressClass);
+    if (inViaGroup && (m_hasEdgePorts || m_config[out].global))
+    {
+        // The detour turns towards the destination here (a leaf sends it up, or a spine
+        // onto a global link): from here on, minimal, one lane up. Turning at the turn, not
+        // where the packet entered the group, keeps every lane's paths free of a down-up
+        // turn, so neither lane can close a cycle of credit waits.
+        header.m_via = 0;
+        header.m_priority = egressClass = static_cast<uint8_t>(std::min(priority + 1, 15));
+        ++m_detoursEnded;
+        rewrite = true;
+    }
     FabricNetDevice* egress = PeekPointer(m_ports[out]);
 
     FabricTxItem item;
@@ -424,7 +437,7 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> inDev,
     item.inPort = in;
     item.inBytes = wireBytes;
     item.inPriority = priority;
-    item.lastOfMessage = !header.IsControl() && (header.m_flags & FabricHeader::FLAG_LAST);
+    item.lastOfMessage = header.IsLastOfMessage();
 
     // Admission to the shared pool.
     const auto fc = inDev->GetFlowControl();
@@ -445,9 +458,10 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> inDev,
                 inDev->ReturnCreditsToPeer(inDev->LaneOf(priority), wireBytes); // keep it going
             }
         }
-        item.packet = packet;
+        item.packet = arrival.packet;
+        item.header = header;
         egress->NotifyDrop(item);
-        m_dropTrace(packet, out);
+        m_dropTrace(arrival.packet, out);
         return;
     }
     m_used += wireBytes;
@@ -463,6 +477,7 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> inDev,
     }
 
     // ECN: RED on the egress lane the packet joins.
+    bool marked = false;
     const PortConfig& ecn = m_config[out];
     if (ecn.ecnKmin > 0 && !header.IsControl())
     {
@@ -478,15 +493,24 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> inDev,
         }
         if (p > 0 && (p >= 1 || m_rng->GetValue() < p))
         {
-            packet->RemoveHeader(header);
             header.m_flags |= FabricHeader::FLAG_ECN_CE;
-            packet->AddHeader(header);
+            rewrite = marked = true;
             ++m_ecnMarks;
             egress->NotifyEcnMark();
-            m_ecnTrace(packet, out);
         }
     }
-    item.packet = packet;
+    item.packet = arrival.packet;
+    item.header = header;
+    if (rewrite)
+    {
+        FabricHeader old;
+        item.packet->RemoveHeader(old);
+        item.packet->AddHeader(FabricHeader(header));
+        if (marked)
+        {
+            m_ecnTrace(item.packet, out);
+        }
+    }
     ++m_forwarded;
 
     // Cut-through into a faster port: the packet cannot leave before its last
@@ -507,24 +531,12 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> inDev,
     egress->Enqueue(std::move(item));
 }
 
-void
-FabricSwitch::RouteBetweenGroups(Ptr<Packet> packet,
-                                 FabricHeader& header,
-                                 uint16_t in,
-                                 uint8_t priority,
-                                 uint8_t& egressClass)
+bool
+FabricSwitch::RouteBetweenGroups(FabricFields& header, uint16_t in, uint8_t priority)
 {
     bool rewrite = false;
-    if (header.m_via != 0 && header.m_via - 1u == m_group)
-    {
-        // The detour reached its intermediate group: from here on, minimal, one lane up.
-        header.m_via = 0;
-        header.m_priority = egressClass = static_cast<uint8_t>(std::min(priority + 1, 15));
-        ++m_detoursEnded;
-        rewrite = true;
-    }
-    else if (header.m_via == 0 && m_config[in].edge && m_groups > 2
-             && header.m_dst < m_dstGroup.size() && m_dstGroup[header.m_dst] != m_group)
+    if (header.m_via == 0 && m_config[in].edge && m_groups > 2 && header.m_dst < m_dstGroup.size()
+        && m_dstGroup[header.m_dst] != m_group)
     {
         const uint32_t dstGroup = m_dstGroup[header.m_dst];
         // A random intermediate group other than the source's and the destination's.
@@ -556,12 +568,7 @@ FabricSwitch::RouteBetweenGroups(Ptr<Packet> packet,
             rewrite = true;
         }
     }
-    if (rewrite)
-    {
-        FabricHeader old;
-        packet->RemoveHeader(old);
-        packet->AddHeader(header);
-    }
+    return rewrite;
 }
 
 void

@@ -16,10 +16,11 @@
 namespace ns3
 {
 
-class FabricHeader;
 class FabricNetDevice;
 class Packet;
 class UniformRandomVariable;
+struct FabricArrival;
+struct FabricFields;
 struct FabricTxItem;
 
 /**
@@ -79,6 +80,7 @@ class FabricSwitch : public Object
     struct PortConfig
     {
         bool edge{false};         //!< the port faces an endpoint (GPU or NIC)
+        bool global{false};       //!< the port's link joins two groups (Dragonfly+)
         uint64_t bufferShare{0};  //!< bytes the port adds to the shared pool
         uint64_t pfcHeadroom{0};  //!< PFC: bytes reserved per lane for in-flight data
         uint32_t resumeOffset{0}; //!< PFC: XON this many bytes below the XOFF threshold
@@ -142,9 +144,8 @@ class FabricSwitch : public Object
      * \param endpoint the node's endpoint id
      * \param deliver the local receive handler (the transport)
      */
-    void SetLocalEndpoint(
-        uint32_t endpoint,
-        Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>, uint32_t, uint8_t> deliver);
+    void SetLocalEndpoint(uint32_t endpoint,
+                          Callback<void, FabricNetDevice*, const FabricArrival&> deliver);
 
     /// \param mode how to choose among equal-cost ports
     void SetForwarding(Forwarding mode);
@@ -152,9 +153,12 @@ class FabricSwitch : public Object
     /**
      * \brief Non-minimal routing between groups (Dragonfly+). A packet entering the
      * fabric at this switch from an endpoint, bound for another group, may be sent
-     * through an intermediate group (Valiant, or UGAL by queue length); the first
-     * switch of that group clears the detour and moves the packet one virtual lane
-     * up, which breaks credit-loop deadlock with two lanes (FACTS.md 1.6).
+     * through an intermediate group (Valiant, or UGAL by queue length). The switch of
+     * that group where the packet turns towards its destination (the spine it enters by,
+     * if that spine has a global link on the way, else the leaf it comes down to) clears
+     * the detour and moves the packet one virtual lane up. Each lane then carries only
+     * up, global, down paths, with no down-up turn, which breaks credit-loop deadlock
+     * with two lanes (FACTS.md 1.6).
      * \param mode path choice
      * \param group this switch's group
      * \param groups number of groups
@@ -226,28 +230,18 @@ class FabricSwitch : public Object
     /**
      * \brief Forward a packet that arrived on a port.
      * \param inPort the ingress port
-     * \param packet the packet
-     * \param wireBytes its wire size on the ingress link
-     * \param priority its lane
+     * \param arrival the packet, its header, wire size on the ingress link and class
      */
-    void Receive(Ptr<FabricNetDevice> inPort,
-                 Ptr<Packet> packet,
-                 uint32_t wireBytes,
-                 uint8_t priority);
+    void Receive(FabricNetDevice* inPort, const FabricArrival& arrival);
     /**
-     * \brief Non-minimal routing: start or end a packet's detour through an
-     * intermediate group, rewriting its header.
-     * \param packet the packet
-     * \param header its header (updated)
+     * \brief Non-minimal routing: start a packet's detour through an intermediate group
+     * (Receive ends it, at the switch of that group where it turns towards the destination).
+     * \param header the packet's header (updated)
      * \param in ingress port
      * \param priority its class on arrival
-     * \param egressClass its class from here on (one lane up after a detour)
+     * \return true if the header changed
      */
-    void RouteBetweenGroups(Ptr<Packet> packet,
-                            FabricHeader& header,
-                            uint16_t in,
-                            uint8_t priority,
-                            uint8_t& egressClass);
+    bool RouteBetweenGroups(FabricFields& header, uint16_t in, uint8_t priority);
     /**
      * \brief A packet charged to this switch starts leaving an egress port.
      * \param item the packet
@@ -290,9 +284,9 @@ class FabricSwitch : public Object
     uint64_t m_detoured{0};                        //!< packets sent on a detour
     uint64_t m_detoursEnded{0};                    //!< detours ended here
     uint32_t m_localEndpoint{UINT32_MAX};          //!< endpoint delivered locally, if any
-    Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>, uint32_t, uint8_t>
-        m_deliver;                    //!< local delivery
-    uint64_t m_salt{0};               //!< ECMP hash salt
+    bool m_hasEdgePorts{false};                    //!< some port faces an endpoint (a leaf)
+    Callback<void, FabricNetDevice*, const FabricArrival&> m_deliver; //!< local delivery
+    uint64_t m_salt{0};                                               //!< ECMP hash salt
     uint32_t m_rotate{0};             //!< ADAPTIVE tie-break rotation
     Ptr<UniformRandomVariable> m_rng; //!< spraying and ECN decisions
     uint64_t m_bufferSize{0};         //!< BufferSize attribute (0: sum of ports)

@@ -211,7 +211,7 @@ RdmaTransport::AddPort(Ptr<FabricNetDevice> dev)
                          dev->WireBytes(largest));
 }
 
-Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>, uint32_t, uint8_t>
+Callback<void, FabricNetDevice*, const FabricArrival&>
 RdmaTransport::GetReceiveCallback()
 {
     return MakeCallback(&RdmaTransport::Receive, this);
@@ -435,6 +435,7 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
     Ptr<Packet> p = Create<Packet>(h.m_payload);
     p->AddHeader(h);
     item.packet = p;
+    item.header = h;
     item.wireBytes = m_ports[q.port].dev->WireBytes(h);
     item.priority = m_priority;
 
@@ -457,7 +458,7 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
 void
 RdmaTransport::LedgerInjected(const QueuePair& q,
                               const OutMessage& m,
-                              const FabricHeader& h,
+                              const FabricFields& h,
                               bool first,
                               bool last)
 {
@@ -483,7 +484,7 @@ RdmaTransport::LedgerInjected(const QueuePair& q,
     uint64_t wire = 0;
     if (m.packets > 1)
     {
-        FabricHeader full = h;
+        FabricFields full = h;
         full.m_payload = m_mtu;
         full.m_flags = FabricHeader::FLAG_FIRST;
         wire = port.dev->WireBytes(full);
@@ -578,6 +579,7 @@ RdmaTransport::SendControl(uint8_t kind, uint32_t peer, uint16_t qp, uint32_t ps
     }
     FabricTxItem item;
     item.packet = p;
+    item.header = h;
     const Ptr<FabricNetDevice>& dev = m_ports[PortFor(peer, qp)].dev;
     item.wireBytes = dev->WireBytes(h);
     item.priority = m_controlPriority;
@@ -585,13 +587,9 @@ RdmaTransport::SendControl(uint8_t kind, uint32_t peer, uint16_t qp, uint32_t ps
 }
 
 void
-RdmaTransport::Receive(Ptr<FabricNetDevice> /* nic */,
-                       Ptr<Packet> packet,
-                       uint32_t /* wireBytes */,
-                       uint8_t /* priority */)
+RdmaTransport::Receive(FabricNetDevice* /* nic */, const FabricArrival& arrival)
 {
-    FabricHeader h;
-    packet->PeekHeader(h);
+    const FabricFields& h = arrival.header;
     NS_ABORT_MSG_IF(h.m_dst != m_endpoint,
                     "endpoint " << m_endpoint << " received a packet for " << h.m_dst);
     switch (h.m_kind)
@@ -612,7 +610,7 @@ RdmaTransport::Receive(Ptr<FabricNetDevice> /* nic */,
 }
 
 void
-RdmaTransport::MaybeSendCnp(RxQueuePair& rx, const FabricHeader& h)
+RdmaTransport::MaybeSendCnp(RxQueuePair& rx, const FabricFields& h)
 {
     if (!m_cc)
     {
@@ -648,7 +646,7 @@ RdmaTransport::SendDeferredCnp(uint32_t src, uint16_t qp)
 }
 
 void
-RdmaTransport::ReceiveData(const FabricHeader& h)
+RdmaTransport::ReceiveData(const FabricFields& h)
 {
     const bool ce = (h.m_flags & FabricHeader::FLAG_ECN_CE) != 0;
     if (m_reliability != GO_BACK_N)
@@ -703,7 +701,7 @@ RdmaTransport::ReceiveData(const FabricHeader& h)
 }
 
 void
-RdmaTransport::Accept(const FabricHeader& h, RxQueuePair* rx)
+RdmaTransport::Accept(const FabricFields& h, RxQueuePair* rx)
 {
     m_bytesReceived += h.m_payload;
     const bool first = (h.m_flags & FabricHeader::FLAG_FIRST) != 0;
@@ -777,7 +775,7 @@ RdmaTransport::GetPartialBytes(uint32_t src, uint32_t msgId) const
 }
 
 void
-RdmaTransport::ReceiveAck(const FabricHeader& h)
+RdmaTransport::ReceiveAck(const FabricFields& h)
 {
     const bool nack = h.m_kind == FabricHeader::NACK;
     if (nack)
@@ -838,7 +836,7 @@ RdmaTransport::ReceiveAck(const FabricHeader& h)
 }
 
 void
-RdmaTransport::ReceiveCnp(const FabricHeader& h)
+RdmaTransport::ReceiveCnp(const FabricFields& h)
 {
     ++m_cnpsReceived;
     m_cnpReceivedTrace(h.m_src, h.m_qp);

@@ -19,7 +19,8 @@
 namespace ns3
 {
 
-class FabricHeader;
+struct FabricArrival;
+struct FabricFields;
 class FabricNetDevice;
 class Packet;
 class RdmaCongestionControl;
@@ -177,7 +178,7 @@ class RdmaTransport : public Object
                PortSelector selector);
 
     /// \return the handler for packets addressed to this endpoint
-    Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>, uint32_t, uint8_t> GetReceiveCallback();
+    Callback<void, FabricNetDevice*, const FabricArrival&> GetReceiveCallback();
 
     /**
      * \brief Post an RDMA WRITE.
@@ -403,7 +404,7 @@ class RdmaTransport : public Object
      */
     void LedgerInjected(const QueuePair& q,
                         const OutMessage& m,
-                        const FabricHeader& h,
+                        const FabricFields& h,
                         bool first,
                         bool last);
     /**
@@ -427,33 +428,28 @@ class RdmaTransport : public Object
     /**
      * \brief Handle a packet arriving at the NIC.
      * \param nic the NIC port
-     * \param packet the packet
-     * \param wireBytes its wire size
-     * \param priority its lane
+     * \param arrival the packet with its header
      */
-    void Receive(Ptr<FabricNetDevice> nic,
-                 Ptr<Packet> packet,
-                 uint32_t wireBytes,
-                 uint8_t priority);
+    void Receive(FabricNetDevice* nic, const FabricArrival& arrival);
     /**
      * \brief Receiver: a data packet (header already parsed).
      * \param h its header
      */
-    void ReceiveData(const FabricHeader& h);
+    void ReceiveData(const FabricFields& h);
     /**
      * \brief Count an accepted data packet and deliver its message when complete.
      * \param h its header
      * \param rx the receiver state of its queue pair if packets of the queue pair are
      *        accepted in PSN order (go-back-N), else null
      */
-    void Accept(const FabricHeader& h, RxQueuePair* rx);
+    void Accept(const FabricFields& h, RxQueuePair* rx);
     /**
      * \brief Receiver: send a CNP for a data packet marked ECN CE, unless one
      * went to its queue pair less than the notification interval ago.
      * \param rx the queue pair's receiver state
      * \param h the data packet's header
      */
-    void MaybeSendCnp(RxQueuePair& rx, const FabricHeader& h);
+    void MaybeSendCnp(RxQueuePair& rx, const FabricFields& h);
     /**
      * \brief Receiver: the CNP interval of a queue pair that saw marks during it ended.
      * \param src the data's source endpoint
@@ -464,12 +460,12 @@ class RdmaTransport : public Object
      * \brief Sender: an ACK or NACK.
      * \param h its header
      */
-    void ReceiveAck(const FabricHeader& h);
+    void ReceiveAck(const FabricFields& h);
     /**
      * \brief Sender: a CNP.
      * \param h its header
      */
-    void ReceiveCnp(const FabricHeader& h);
+    void ReceiveCnp(const FabricFields& h);
     /**
      * \brief Queue a control packet on the NIC.
      * \param kind FabricHeader::ACK, NACK or CNP
