@@ -104,19 +104,13 @@ FabricChannel::Transmit(FabricTxItem&& item, const FabricNetDevice* src, Time tx
     f.arrival.wireBytes = item.wireBytes;
     f.arrival.priority = item.priority;
     ++d.count;
-    if (!d.pending)
-    {
-        ScheduleHead(peer);
-    }
-}
-
-void
-FabricChannel::ScheduleHead(std::size_t to)
-{
-    Direction& d = m_dirs[to];
-    d.pending = true;
-    const Time delay = TimeStep(d.ring[d.head].at) - Simulator::Now();
-    if (to == 0)
+    // One occurrence of the direction's event per packet, scheduled now: occurrences run in
+    // the order of their times and, at equal times, of scheduling, which is the FIFO's order,
+    // so each delivers the head. (Scheduling only the head's arrival, when the previous one
+    // arrives, would put near-future keys into the scheduler's heap, which cost more to
+    // insert than far-future ones.)
+    const Time delay = arrive - Simulator::Now();
+    if (peer == 0)
     {
         m_deliver0.ScheduleWithContext(m_endNodeIds[0], delay);
     }
@@ -133,19 +127,12 @@ FabricChannel::Deliver()
     Direction& d = m_dirs[to];
     if (d.count == 0)
     {
-        d.pending = false; // disposed while an arrival was pending
-        return;
+        return; // disposed while arrivals were pending
     }
-    InFlight& f = d.ring[d.head];
     // Move the packet out before anything else runs: the receiver may transmit on this cable.
-    const FabricArrival arrival = std::move(f.arrival);
+    const FabricArrival arrival = std::move(d.ring[d.head].arrival);
     d.head = (d.head + 1) & (d.ring.size() - 1);
     --d.count;
-    d.pending = false;
-    if (d.count > 0)
-    {
-        ScheduleHead(to);
-    }
     m_ends[to]->Receive(arrival);
 }
 

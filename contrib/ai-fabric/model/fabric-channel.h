@@ -29,8 +29,9 @@ namespace ns3
  *
  * Packets on a cable arrive in the order they were sent (a port serializes one packet after
  * the other, so even a cut-through arrival is no earlier than the previous packet's), so each
- * direction keeps its packets in flight in a FIFO, with their parsed headers, and has one
- * reusable event pending at most: the head's arrival. No allocation per packet.
+ * direction keeps its packets in flight in a FIFO, with their parsed headers, and one
+ * reusable event, scheduled once per packet, delivers the FIFO's head each time it runs.
+ * No allocation and no reference counting per packet beyond the packet's own.
  */
 class FabricChannel : public Channel
 {
@@ -95,7 +96,6 @@ class FabricChannel : public Channel
         std::vector<InFlight> ring; //!< packets in flight, a ring by arrival (power of two)
         std::size_t head{0};        //!< index of the next to arrive
         std::size_t count{0};       //!< packets in flight
-        bool pending{false};        //!< the arrival event of the head is scheduled
     };
 
     /**
@@ -104,11 +104,6 @@ class FabricChannel : public Channel
      */
     template<std::size_t to>
     void Deliver();
-    /**
-     * \brief Schedule the arrival of the head of a direction.
-     * \param to the receiving end
-     */
-    void ScheduleHead(std::size_t to);
 
     Time m_delay;                                 //!< propagation delay
     std::array<Ptr<FabricNetDevice>, 2> m_ends;   //!< the two ends

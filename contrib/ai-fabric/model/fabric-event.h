@@ -17,12 +17,13 @@ namespace ns3
  * \brief A member-function event that is scheduled again and again without allocation.
  *
  * Simulator::Schedule(delay, &T::F, obj) allocates an EventImpl for every event and frees
- * it after the event ran. An object that never has more than one such event pending (a
- * port's next transmission, a cable's next arrival) can own one EventImpl instead and hand
- * the scheduler a reference to it each time: the scheduler holds one reference per
- * pending event and drops it after the event ran (or at Simulator::Destroy), the owner
- * holds its own until it dies. The event is never cancelled; the owner keeps track of
- * whether it is pending.
+ * it after the event ran. An object whose events all call the same member function without
+ * arguments (a port's next transmission, a cable's next arrival: the function finds its work
+ * in the object's own state) can own one EventImpl instead and hand the scheduler a
+ * reference to it for each occurrence: the scheduler holds one reference per pending
+ * occurrence and drops it after the occurrence ran (or at Simulator::Destroy), the owner
+ * holds its own until it dies. Several occurrences may be pending at once; they run in the
+ * order of their times and, at equal times, of scheduling. Occurrences are never cancelled.
  *
  * \tparam T the owner
  * \tparam F the member function to call
