@@ -130,7 +130,7 @@ FabricChannel::Deliver()
         return; // disposed while arrivals were pending
     }
     // Move the packet out before anything else runs: the receiver may transmit on this cable.
-    const FabricArrival arrival = std::move(d.ring[d.head].arrival);
+    FabricArrival arrival = std::move(d.ring[d.head].arrival);
     d.head = (d.head + 1) & (d.ring.size() - 1);
     --d.count;
     m_ends[to]->Receive(arrival);

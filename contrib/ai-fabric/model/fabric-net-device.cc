@@ -360,7 +360,8 @@ FabricNetDevice::TransmitNext()
     m_txWireBytes += item.wireBytes;
     if (!m_txTrace.IsEmpty())
     {
-        m_txTrace(item.packet, item.wireBytes); // (the check spares two Ptr copies per packet)
+        m_txTrace(item.packet.Get(),
+                  item.wireBytes); // (the check spares two Ptr copies per packet)
     }
     const bool more = item.more;
     m_channel->Transmit(std::move(item), this, txTime);
@@ -378,11 +379,11 @@ FabricNetDevice::LaneOf(uint8_t priority) const
 }
 
 void
-FabricNetDevice::Receive(const FabricArrival& arrival)
+FabricNetDevice::Receive(FabricArrival& arrival)
 {
     if (!m_rxTrace.IsEmpty())
     {
-        m_rxTrace(arrival.packet);
+        m_rxTrace(arrival.packet.Get());
     }
     if (m_returnCreditsOnReceive && m_fc == FC_CREDIT)
     {
@@ -394,7 +395,7 @@ FabricNetDevice::Receive(const FabricArrival& arrival)
     }
     else if (!m_rxCallback.IsNull())
     {
-        m_rxCallback(this, arrival.packet, 0, m_channel->GetPeer(this)->GetAddress());
+        m_rxCallback(this, arrival.packet.Get(), 0, m_channel->GetPeer(this)->GetAddress());
     }
 }
 
@@ -541,7 +542,7 @@ void
 FabricNetDevice::NotifyDrop(const FabricTxItem& item)
 {
     ++m_drops;
-    m_dropTrace(item.packet);
+    m_dropTrace(item.packet.Get());
 }
 
 void

@@ -6,6 +6,7 @@
 
 #include "fabric-event.h"
 #include "fabric-header.h"
+#include "move-ptr.h"
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
@@ -34,7 +35,7 @@ struct FabricTxItem
 {
     static constexpr uint16_t NO_PORT = UINT16_MAX; //!< not from a switch ingress port
 
-    Ptr<Packet> packet;        //!< the packet (FabricHeader + payload)
+    MovePtr<Packet> packet;    //!< the packet (FabricHeader + payload)
     FabricFields header;       //!< the packet's FabricHeader, parsed (equal to its bytes)
     uint32_t wireBytes{0};     //!< bytes it occupies on the wire, link overhead included
     uint8_t priority{0};       //!< traffic class; higher is served first
@@ -54,10 +55,10 @@ struct FabricTxItem
  */
 struct FabricArrival
 {
-    Ptr<Packet> packet;    //!< the packet (FabricHeader + payload)
-    FabricFields header;   //!< the packet's FabricHeader, parsed (equal to its bytes)
-    uint32_t wireBytes{0}; //!< its size on the wire of the link it arrived on
-    uint8_t priority{0};   //!< the traffic class it arrived in
+    MovePtr<Packet> packet; //!< the packet (FabricHeader + payload); a handler may take it
+    FabricFields header;    //!< the packet's FabricHeader, parsed (equal to its bytes)
+    uint32_t wireBytes{0};  //!< its size on the wire of the link it arrived on
+    uint8_t priority{0};    //!< the traffic class it arrived in
 };
 
 /**
@@ -109,7 +110,7 @@ class FabricNetDevice : public NetDevice
     };
 
     /// Receive handler: (receiving device, the packet with its header, wire size and class).
-    typedef Callback<void, FabricNetDevice*, const FabricArrival&> FabricReceiveCallback;
+    typedef Callback<void, FabricNetDevice*, FabricArrival&> FabricReceiveCallback;
     /// Pull source: fills the item and returns true if a packet is ready.
     typedef Callback<bool, FabricTxItem&> PullCallback;
     /// Told when a queued packet starts transmission (a switch releases its buffer).
@@ -147,9 +148,10 @@ class FabricNetDevice : public NetDevice
 
     /**
      * \brief Hand over a packet that arrived on the channel (called by FabricChannel).
-     * \param arrival the packet, its header, wire size on this link and class
+     * \param arrival the packet, its header, wire size on this link and class (the
+     *        receive handler may take the packet)
      */
-    void Receive(const FabricArrival& arrival);
+    void Receive(FabricArrival& arrival);
     /**
      * \brief Hand over a packet as if it arrived on the channel (tests, tools): its header
      * is read from its bytes.

@@ -88,8 +88,9 @@ void
 FabricSwitch::DoDispose()
 {
     m_ports.clear();
+    m_delayed.clear();
     m_rng = nullptr;
-    m_deliver = Callback<void, FabricNetDevice*, const FabricArrival&>();
+    m_deliver = Callback<void, FabricNetDevice*, FabricArrival&>();
     Object::DoDispose();
 }
 
@@ -172,7 +173,7 @@ FabricSwitch::GetRoute(uint32_t dst) const
 
 void
 FabricSwitch::SetLocalEndpoint(uint32_t endpoint,
-                               Callback<void, FabricNetDevice*, const FabricArrival&> deliver)
+                               Callback<void, FabricNetDevice*, FabricArrival&> deliver)
 {
     m_localEndpoint = endpoint;
     m_deliver = deliver;
@@ -386,7 +387,7 @@ FabricSwitch::Choose(const std::vector<uint16_t>& ports,
 }
 
 void
-FabricSwitch::Receive(FabricNetDevice* inDev, const FabricArrival& arrival)
+FabricSwitch::Receive(FabricNetDevice* inDev, FabricArrival& arrival)
 {
     const uint32_t wireBytes = arrival.wireBytes;
     const uint8_t priority = arrival.priority;
@@ -458,10 +459,10 @@ FabricSwitch::Receive(FabricNetDevice* inDev, const FabricArrival& arrival)
                 inDev->ReturnCreditsToPeer(inDev->LaneOf(priority), wireBytes); // keep it going
             }
         }
-        item.packet = arrival.packet;
+        item.packet = std::move(arrival.packet);
         item.header = header;
         egress->NotifyDrop(item);
-        m_dropTrace(arrival.packet, out);
+        m_dropTrace(item.packet.Get(), out);
         return;
     }
     m_used += wireBytes;
@@ -499,7 +500,7 @@ FabricSwitch::Receive(FabricNetDevice* inDev, const FabricArrival& arrival)
             egress->NotifyEcnMark();
         }
     }
-    item.packet = arrival.packet;
+    item.packet = std::move(arrival.packet);
     item.header = header;
     if (rewrite)
     {
@@ -508,7 +509,7 @@ FabricSwitch::Receive(FabricNetDevice* inDev, const FabricArrival& arrival)
         item.packet->AddHeader(FabricHeader(header));
         if (marked)
         {
-            m_ecnTrace(item.packet, out);
+            m_ecnTrace(item.packet.Get(), out);
         }
     }
     ++m_forwarded;
@@ -524,7 +525,12 @@ FabricSwitch::Receive(FabricNetDevice* inDev, const FabricArrival& arrival)
         const double wait = in_s - head_s - out_s;
         if (wait > 0)
         {
-            Simulator::Schedule(Seconds(wait), &FabricSwitch::EnqueueOn, this, out, item);
+            const Time delay = Seconds(wait);
+            m_delayed.push_back(
+                Delayed{(Simulator::Now() + delay).GetTimeStep(), m_delayedSeq++, out, {}});
+            m_delayed.back().item = std::move(item);
+            std::push_heap(m_delayed.begin(), m_delayed.end(), LaterDelayed);
+            m_delayedEvent.Schedule(delay);
             return;
         }
     }
@@ -571,10 +577,25 @@ FabricSwitch::RouteBetweenGroups(FabricFields& header, uint16_t in, uint8_t prio
     return rewrite;
 }
 
-void
-FabricSwitch::EnqueueOn(uint16_t port, FabricTxItem item)
+bool
+FabricSwitch::LaterDelayed(const Delayed& a, const Delayed& b)
 {
-    m_ports[port]->Enqueue(std::move(item));
+    return a.at != b.at ? a.at > b.at : a.seq > b.seq;
+}
+
+void
+FabricSwitch::EnqueueDelayed()
+{
+    if (m_delayed.empty())
+    {
+        return; // disposed while packets waited
+    }
+    // Occurrences run in (time, scheduling) order, the heap's order: this is the packet whose
+    // occurrence this is.
+    std::pop_heap(m_delayed.begin(), m_delayed.end(), LaterDelayed);
+    Delayed d = std::move(m_delayed.back());
+    m_delayed.pop_back();
+    m_ports[d.port]->Enqueue(std::move(d.item));
 }
 
 void

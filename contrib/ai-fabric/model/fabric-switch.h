@@ -4,6 +4,9 @@
 #ifndef AI_FABRIC_FABRIC_SWITCH_H
 #define AI_FABRIC_FABRIC_SWITCH_H
 
+#include "fabric-event.h"
+#include "fabric-net-device.h"
+
 #include "ns3/callback.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
@@ -16,12 +19,8 @@
 namespace ns3
 {
 
-class FabricNetDevice;
 class Packet;
 class UniformRandomVariable;
-struct FabricArrival;
-struct FabricFields;
-struct FabricTxItem;
 
 /**
  * \ingroup ai-fabric
@@ -145,7 +144,7 @@ class FabricSwitch : public Object
      * \param deliver the local receive handler (the transport)
      */
     void SetLocalEndpoint(uint32_t endpoint,
-                          Callback<void, FabricNetDevice*, const FabricArrival&> deliver);
+                          Callback<void, FabricNetDevice*, FabricArrival&> deliver);
 
     /// \param mode how to choose among equal-cost ports
     void SetForwarding(Forwarding mode);
@@ -232,7 +231,7 @@ class FabricSwitch : public Object
      * \param inPort the ingress port
      * \param arrival the packet, its header, wire size on the ingress link and class
      */
-    void Receive(FabricNetDevice* inPort, const FabricArrival& arrival);
+    void Receive(FabricNetDevice* inPort, FabricArrival& arrival);
     /**
      * \brief Non-minimal routing: start a packet's detour through an intermediate group
      * (Receive ends it, at the switch of that group where it turns towards the destination).
@@ -247,11 +246,24 @@ class FabricSwitch : public Object
      * \param item the packet
      */
     void Release(const FabricTxItem& item);
+
+    /// A packet waiting to join an egress queue (cut-through into a faster port).
+    struct Delayed
+    {
+        int64_t at;        //!< when it joins, time steps
+        uint64_t seq;      //!< order of scheduling (ties)
+        uint16_t port;     //!< the egress port
+        FabricTxItem item; //!< the packet
+    };
+
     /**
-     * \param port an egress port
-     * \param item the packet to queue there
+     * \param a a waiting packet
+     * \param b another
+     * \return true if \p a joins after \p b (the heap's order: earliest on top)
      */
-    void EnqueueOn(uint16_t port, FabricTxItem item);
+    static bool LaterDelayed(const Delayed& a, const Delayed& b);
+    /// The earliest waiting packet joins its egress queue (one occurrence per packet).
+    void EnqueueDelayed();
     /**
      * \param ports candidate ports
      * \param src source endpoint
@@ -285,21 +297,25 @@ class FabricSwitch : public Object
     uint64_t m_detoursEnded{0};                    //!< detours ended here
     uint32_t m_localEndpoint{UINT32_MAX};          //!< endpoint delivered locally, if any
     bool m_hasEdgePorts{false};                    //!< some port faces an endpoint (a leaf)
-    Callback<void, FabricNetDevice*, const FabricArrival&> m_deliver; //!< local delivery
-    uint64_t m_salt{0};                                               //!< ECMP hash salt
-    uint32_t m_rotate{0};             //!< ADAPTIVE tie-break rotation
-    Ptr<UniformRandomVariable> m_rng; //!< spraying and ECN decisions
-    uint64_t m_bufferSize{0};         //!< BufferSize attribute (0: sum of ports)
-    uint64_t m_poolSize{0};           //!< effective shared pool, bytes
-    double m_pfcAlpha{0.125};         //!< PFC dynamic threshold factor
-    double m_dropAlpha{1.0};          //!< lossy dynamic threshold factor
-    uint64_t m_headroomTotal{0};      //!< sum of PFC headroom reserved
-    uint64_t m_used{0};               //!< bytes in the pool
-    uint64_t m_peakUsed{0};           //!< peak bytes in the pool
-    uint64_t m_forwarded{0};          //!< packets forwarded
-    uint64_t m_drops{0};              //!< packets dropped
-    uint64_t m_losslessDrops{0};      //!< drops on lossless ingress ports
-    uint64_t m_ecnMarks{0};           //!< packets marked
+    Callback<void, FabricNetDevice*, FabricArrival&> m_deliver; //!< local delivery
+    uint64_t m_salt{0};                                         //!< ECMP hash salt
+    uint32_t m_rotate{0};                                       //!< ADAPTIVE tie-break rotation
+    Ptr<UniformRandomVariable> m_rng;                           //!< spraying and ECN decisions
+    uint64_t m_bufferSize{0};       //!< BufferSize attribute (0: sum of ports)
+    uint64_t m_poolSize{0};         //!< effective shared pool, bytes
+    double m_pfcAlpha{0.125};       //!< PFC dynamic threshold factor
+    double m_dropAlpha{1.0};        //!< lossy dynamic threshold factor
+    uint64_t m_headroomTotal{0};    //!< sum of PFC headroom reserved
+    uint64_t m_used{0};             //!< bytes in the pool
+    uint64_t m_peakUsed{0};         //!< peak bytes in the pool
+    uint64_t m_forwarded{0};        //!< packets forwarded
+    uint64_t m_drops{0};            //!< packets dropped
+    uint64_t m_losslessDrops{0};    //!< drops on lossless ingress ports
+    uint64_t m_ecnMarks{0};         //!< packets marked
+    std::vector<Delayed> m_delayed; //!< packets waiting to join an egress queue: a heap
+    uint64_t m_delayedSeq{0};       //!< next Delayed::seq
+    ReusableEvent<FabricSwitch, &FabricSwitch::EnqueueDelayed> m_delayedEvent{
+        this}; //!< joins the earliest waiting packet, once per packet
     TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace; //!< drop
     TracedCallback<Ptr<const Packet>, uint32_t> m_ecnTrace;  //!< ECN mark
 };

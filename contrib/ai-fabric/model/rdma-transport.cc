@@ -211,7 +211,7 @@ RdmaTransport::AddPort(Ptr<FabricNetDevice> dev)
                          dev->WireBytes(largest));
 }
 
-Callback<void, FabricNetDevice*, const FabricArrival&>
+Callback<void, FabricNetDevice*, FabricArrival&>
 RdmaTransport::GetReceiveCallback()
 {
     return MakeCallback(&RdmaTransport::Receive, this);
@@ -587,7 +587,7 @@ RdmaTransport::SendControl(uint8_t kind, uint32_t peer, uint16_t qp, uint32_t ps
 }
 
 void
-RdmaTransport::Receive(FabricNetDevice* /* nic */, const FabricArrival& arrival)
+RdmaTransport::Receive(FabricNetDevice* /* nic */, FabricArrival& arrival)
 {
     const FabricFields& h = arrival.header;
     NS_ABORT_MSG_IF(h.m_dst != m_endpoint,

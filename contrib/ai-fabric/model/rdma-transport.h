@@ -178,7 +178,7 @@ class RdmaTransport : public Object
                PortSelector selector);
 
     /// \return the handler for packets addressed to this endpoint
-    Callback<void, FabricNetDevice*, const FabricArrival&> GetReceiveCallback();
+    Callback<void, FabricNetDevice*, FabricArrival&> GetReceiveCallback();
 
     /**
      * \brief Post an RDMA WRITE.
@@ -430,7 +430,7 @@ class RdmaTransport : public Object
      * \param nic the NIC port
      * \param arrival the packet with its header
      */
-    void Receive(FabricNetDevice* nic, const FabricArrival& arrival);
+    void Receive(FabricNetDevice* nic, FabricArrival& arrival);
     /**
      * \brief Receiver: a data packet (header already parsed).
      * \param h its header
