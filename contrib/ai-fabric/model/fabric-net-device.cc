@@ -372,12 +372,6 @@ FabricNetDevice::TransmitNext()
     }
 }
 
-uint8_t
-FabricNetDevice::LaneOf(uint8_t priority) const
-{
-    return std::min<uint8_t>(priority, m_priorities - 1);
-}
-
 void
 FabricNetDevice::Receive(FabricArrival& arrival)
 {
@@ -566,28 +560,10 @@ FabricNetDevice::SetDequeueCallback(DequeueCallback cb)
     m_dequeued = cb;
 }
 
-DataRate
-FabricNetDevice::GetDataRate() const
-{
-    return m_rate;
-}
-
 Time
 FabricNetDevice::GetRxLatency() const
 {
     return m_rxLatency;
-}
-
-bool
-FabricNetDevice::IsCutThrough() const
-{
-    return m_cutThrough;
-}
-
-FabricNetDevice::FlowControlKind
-FabricNetDevice::GetFlowControl() const
-{
-    return static_cast<FlowControlKind>(m_fc);
 }
 
 uint32_t
@@ -630,12 +606,6 @@ uint64_t
 FabricNetDevice::GetQueuedBytes() const
 {
     return m_queuedBytes;
-}
-
-uint64_t
-FabricNetDevice::GetQueuedBytes(uint8_t priority) const
-{
-    return m_lanes.empty() ? 0 : m_lanes[LaneOf(priority)].bytes;
 }
 
 uint64_t
@@ -827,12 +797,6 @@ void
 FabricNetDevice::SetSwitchPort(uint32_t index)
 {
     m_switchPort = index;
-}
-
-uint32_t
-FabricNetDevice::GetSwitchPort() const
-{
-    return m_switchPort;
 }
 
 void

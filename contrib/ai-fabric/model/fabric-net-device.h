@@ -493,6 +493,44 @@ class FabricNetDevice : public NetDevice
     TracedCallback<uint8_t, bool> m_pauseTrace;            //!< lane paused/resumed by the peer
 };
 
+// Accessors the packet path calls for every packet (inline: no call, no extra cache line).
+
+inline DataRate
+FabricNetDevice::GetDataRate() const
+{
+    return m_rate;
+}
+
+inline bool
+FabricNetDevice::IsCutThrough() const
+{
+    return m_cutThrough;
+}
+
+inline FabricNetDevice::FlowControlKind
+FabricNetDevice::GetFlowControl() const
+{
+    return static_cast<FlowControlKind>(m_fc);
+}
+
+inline uint8_t
+FabricNetDevice::LaneOf(uint8_t priority) const
+{
+    return priority < m_priorities ? priority : static_cast<uint8_t>(m_priorities - 1);
+}
+
+inline uint64_t
+FabricNetDevice::GetQueuedBytes(uint8_t priority) const
+{
+    return m_lanes.empty() ? 0 : m_lanes[LaneOf(priority)].bytes;
+}
+
+inline uint32_t
+FabricNetDevice::GetSwitchPort() const
+{
+    return m_switchPort;
+}
+
 } // namespace ns3
 
 #endif /* AI_FABRIC_FABRIC_NET_DEVICE_H */
