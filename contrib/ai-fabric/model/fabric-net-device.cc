@@ -217,7 +217,7 @@ FabricNetDevice::CanSend(const Lane& lane, uint32_t wireBytes) const
 }
 
 void
-FabricNetDevice::Enqueue(FabricTxItem item)
+FabricNetDevice::Enqueue(FabricTxItem&& item)
 {
     EnsureLanes();
     Lane& lane = m_lanes[LaneOf(item.priority)];

@@ -139,7 +139,7 @@ class FabricNetDevice : public NetDevice
      * \brief Queue a packet for transmission.
      * \param item the packet, its wire size and priority
      */
-    void Enqueue(FabricTxItem item);
+    void Enqueue(FabricTxItem&& item);
 
     /**
      * \brief Tell the port that its pull source has packets ready.

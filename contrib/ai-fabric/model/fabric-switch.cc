@@ -132,21 +132,41 @@ FabricSwitch::AddPort(Ptr<FabricNetDevice> port, const PortConfig& config)
     return m_ports.size() - 1;
 }
 
+uint32_t
+FabricSwitch::AddPortSet(const std::vector<uint16_t>& ports)
+{
+    auto it = std::find(m_portSets.begin(), m_portSets.end(), ports);
+    if (it != m_portSets.end())
+    {
+        return static_cast<uint32_t>(it - m_portSets.begin());
+    }
+    m_portSets.push_back(ports);
+    RouteEntry e;
+    e.count = static_cast<uint16_t>(ports.size());
+    e.first = ports.front();
+    e.offset = static_cast<uint32_t>(m_portPool.size());
+    m_portPool.insert(m_portPool.end(), ports.begin(), ports.end());
+    m_setEntry.push_back(e);
+    return static_cast<uint32_t>(m_portSets.size() - 1);
+}
+
+void
+FabricSwitch::SetRouteSet(uint32_t dst, uint32_t set)
+{
+    if (dst >= m_routeSet.size())
+    {
+        m_routeSet.resize(dst + 1, NO_ROUTE);
+        m_routeEntry.resize(dst + 1);
+    }
+    m_routeSet[dst] = set;
+    m_routeEntry[dst] = m_setEntry[set];
+}
+
 void
 FabricSwitch::SetRoute(uint32_t dst, const std::vector<uint16_t>& ports)
 {
     NS_ABORT_MSG_IF(ports.empty(), "empty route");
-    if (dst >= m_routeSet.size())
-    {
-        m_routeSet.resize(dst + 1, NO_ROUTE);
-    }
-    auto it = std::find(m_portSets.begin(), m_portSets.end(), ports);
-    if (it == m_portSets.end())
-    {
-        m_portSets.push_back(ports);
-        it = m_portSets.end() - 1;
-    }
-    m_routeSet[dst] = static_cast<uint32_t>(it - m_portSets.begin());
+    SetRouteSet(dst, AddPortSet(ports));
 }
 
 void
@@ -154,11 +174,7 @@ FabricSwitch::CopyRoute(uint32_t dst, uint32_t like)
 {
     NS_ABORT_MSG_IF(like >= m_routeSet.size() || m_routeSet[like] == NO_ROUTE,
                     "no route to copy from endpoint " << like);
-    if (dst >= m_routeSet.size())
-    {
-        m_routeSet.resize(dst + 1, NO_ROUTE);
-    }
-    m_routeSet[dst] = m_routeSet[like];
+    SetRouteSet(dst, m_routeSet[like]);
 }
 
 const std::vector<uint16_t>&
@@ -202,13 +218,7 @@ FabricSwitch::SetGroupRoute(uint32_t group, const std::vector<uint16_t>& ports)
     {
         return;
     }
-    auto it = std::find(m_portSets.begin(), m_portSets.end(), ports);
-    if (it == m_portSets.end())
-    {
-        m_portSets.push_back(ports);
-        it = m_portSets.end() - 1;
-    }
-    m_groupRoute[group] = static_cast<uint32_t>(it - m_portSets.begin());
+    m_groupRoute[group] = AddPortSet(ports);
 }
 
 bool
@@ -351,13 +361,13 @@ FabricSwitch::GetPfcThreshold() const
 }
 
 uint16_t
-FabricSwitch::Choose(const std::vector<uint16_t>& ports,
+FabricSwitch::Choose(const uint16_t* ports,
+                     uint32_t n,
                      uint32_t src,
                      uint32_t dst,
                      uint16_t qp,
                      uint8_t priority)
 {
-    const uint32_t n = ports.size();
     switch (m_forwarding)
     {
         case SPRAY:
@@ -411,14 +421,20 @@ FabricSwitch::Receive(FabricNetDevice* inDev, FabricArrival& arrival)
     }
     // A detour inside its intermediate group heads for the destination already.
     const bool inViaGroup = header.m_via != 0 && header.m_via - 1u == m_group;
-    const std::vector<uint16_t>& ports = (header.m_via != 0 && !inViaGroup)
-                                             ? m_portSets[m_groupRoute[header.m_via - 1]]
-                                             : GetRoute(header.m_dst);
     // Routes are verified complete when the fabric is built.
-    NS_ABORT_MSG_IF(ports.empty(), "no route to endpoint " << header.m_dst);
-    const uint16_t out = (ports.size() == 1)
-                             ? ports[0]
-                             : Choose(ports, header.m_src, header.m_dst, header.m_qp, egressClass);
+    NS_ABORT_MSG_IF(header.m_dst >= m_routeEntry.size() && (header.m_via == 0 || inViaGroup),
+                    "no route to endpoint " << header.m_dst);
+    const RouteEntry& route = (header.m_via != 0 && !inViaGroup)
+                                  ? m_setEntry[m_groupRoute[header.m_via - 1]]
+                                  : m_routeEntry[header.m_dst];
+    NS_ABORT_MSG_IF(route.count == 0, "no route to endpoint " << header.m_dst);
+    const uint16_t out = (route.count == 1) ? route.first
+                                            : Choose(&m_portPool[route.offset],
+                                                     route.count,
+                                                     header.m_src,
+                                                     header.m_dst,
+                                                     header.m_qp,
+                                                     egressClass);
     if (inViaGroup && (m_hasEdgePorts || m_config[out].global))
     {
         // The detour turns towards the destination here (a leaf sends it up, or a spine
@@ -559,12 +575,20 @@ FabricSwitch::RouteBetweenGroups(FabricFields& header, uint16_t in, uint8_t prio
             // one 5 (Kim et al. 2008).
             const std::vector<uint16_t>& minPorts = GetRoute(header.m_dst);
             const std::vector<uint16_t>& viaPorts = m_portSets[m_groupRoute[g]];
-            const uint64_t qMin
-                = m_ports[Choose(minPorts, header.m_src, header.m_dst, header.m_qp, priority)]
-                      ->GetQueuedBytes(priority);
-            const uint64_t qVia
-                = m_ports[Choose(viaPorts, header.m_src, header.m_dst, header.m_qp, priority)]
-                      ->GetQueuedBytes(priority);
+            const uint64_t qMin = m_ports[Choose(minPorts.data(),
+                                                 minPorts.size(),
+                                                 header.m_src,
+                                                 header.m_dst,
+                                                 header.m_qp,
+                                                 priority)]
+                                      ->GetQueuedBytes(priority);
+            const uint64_t qVia = m_ports[Choose(viaPorts.data(),
+                                                 viaPorts.size(),
+                                                 header.m_src,
+                                                 header.m_dst,
+                                                 header.m_qp,
+                                                 priority)]
+                                      ->GetQueuedBytes(priority);
             detour = qMin * 3 > qVia * 5;
         }
         if (detour)

@@ -266,13 +266,15 @@ class FabricSwitch : public Object
     void EnqueueDelayed();
     /**
      * \param ports candidate ports
+     * \param n how many (at least 1)
      * \param src source endpoint
      * \param dst destination endpoint
      * \param qp queue pair
      * \param priority lane
      * \return the chosen port
      */
-    uint16_t Choose(const std::vector<uint16_t>& ports,
+    uint16_t Choose(const uint16_t* ports,
+                    uint32_t n,
                     uint32_t src,
                     uint32_t dst,
                     uint16_t qp,
@@ -285,8 +287,31 @@ class FabricSwitch : public Object
     /// PFC: the (port, lane) pairs paused now, in the order they were paused (each is
     /// re-checked whenever the buffer frees: its resume threshold depends on all ports)
     std::vector<std::pair<uint16_t, uint8_t>> m_paused;
+
+    /// A port set as the packet path reads it: one load for a single port.
+    struct RouteEntry
+    {
+        uint32_t offset{0}; //!< the set's first port in m_portPool
+        uint16_t count{0};  //!< ports in the set (0: no route)
+        uint16_t first{0};  //!< its first port
+    };
+
+    /**
+     * \param ports a port set (non-empty)
+     * \return its index in m_portSets, added if new
+     */
+    uint32_t AddPortSet(const std::vector<uint16_t>& ports);
+    /**
+     * \param dst destination endpoint
+     * \param set index into m_portSets
+     */
+    void SetRouteSet(uint32_t dst, uint32_t set);
+
     std::vector<uint32_t> m_routeSet;              //!< destination -> index into m_portSets
     std::vector<std::vector<uint16_t>> m_portSets; //!< distinct port sets
+    std::vector<RouteEntry> m_setEntry;            //!< per port set: its RouteEntry
+    std::vector<RouteEntry> m_routeEntry;          //!< destination -> its set's RouteEntry
+    std::vector<uint16_t> m_portPool;              //!< every port set's ports, back to back
     Forwarding m_forwarding{ECMP};                 //!< forwarding mode
     PathMode m_pathMode{MINIMAL};                  //!< group path choice
     uint32_t m_group{UINT32_MAX};                  //!< this switch's group
