@@ -65,7 +65,7 @@ const char* const USAGE
 Usage:
   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--scheduler S] [--sample-interval T]
                 [--quiet] [--progress] [--plots] [--pcap NODE->PEER[,NODE->PEER...]]
-                [--attribution auto|on|off] [--memory-limit SIZE]
+                [--attribution auto|on|off] [--memory-limit SIZE] [--cell-packets N]
   ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--quiet] [--plots]
   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
   ai-fabric profiles [NAME]
@@ -127,6 +127,11 @@ Options for run:
   --memory-limit SIZE
              Refuse (exit 2) a run whose estimated memory exceeds SIZE (e.g.
              8GiB); default: the machine's available memory (MemAvailable).
+  --cell-packets N
+             Fidelity knob, off (1) by default: each simulated packet carries
+             up to N MTU packets' payload, with all their wire bytes; fewer
+             events, coarser queues. Overrides the scenario's 'fidelity:
+             cell_packets'. Measured error: docs/performance.md.
 
 Options for sweep:
   --out DIR  Results directory (default: results/<sweep name>).
@@ -207,6 +212,7 @@ Run(const std::vector<std::string>& args)
     std::vector<std::string> pcapPorts;
     std::string attribution;
     uint64_t memoryLimit = 0;
+    uint64_t cellPackets = 0; // 0: the scenario's
     for (std::size_t i = 0; i < args.size(); ++i)
     {
         const std::string& a = args[i];
@@ -281,6 +287,18 @@ Run(const std::vector<std::string>& args)
                 haveSeed = true;
             }
         }
+        else if (a == "--cell-packets")
+        {
+            if (i + 1 >= args.size())
+            {
+                return UsageError("option " + a + " needs a value");
+            }
+            const std::string& v = args[++i];
+            if (!ParseSeed(v, cellPackets) || cellPackets > 64)
+            {
+                return UsageError("--cell-packets takes an integer from 1 to 64, not '" + v + "'");
+            }
+        }
         else if (a == "--quiet" || a == "-q")
         {
             quiet = true;
@@ -315,6 +333,10 @@ Run(const std::vector<std::string>& args)
     if (haveSeed)
     {
         spec.seed = seed;
+    }
+    if (cellPackets > 0)
+    {
+        spec.cellPackets = static_cast<uint32_t>(cellPackets);
     }
     if (!sampleInterval.empty())
     {

@@ -185,7 +185,7 @@ RoleOf(const FabricGraph& graph, uint32_t n)
 }
 
 Ptr<FabricNetDevice>
-MakeDevice(Ptr<Node> node, const LinkProfile& profile, Role role)
+MakeDevice(Ptr<Node> node, const LinkProfile& profile, Role role, uint32_t cellPackets)
 {
     const bool nodeIsSwitch = role == Role::SWITCH;
     Ptr<FabricNetDevice> dev = CreateObject<FabricNetDevice>();
@@ -196,6 +196,7 @@ MakeDevice(Ptr<Node> node, const LinkProfile& profile, Role role)
     dev->SetAttribute("MessageHeaderBytes", UintegerValue(profile.messageHeaderBytes));
     dev->SetAttribute("ControlPacketBytes", UintegerValue(profile.controlPacketBytes));
     dev->SetAttribute("PayloadMtu", UintegerValue(profile.mtu));
+    dev->SetAttribute("CellPackets", UintegerValue(cellPackets));
     dev->SetAttribute("RxLatency",
                       TimeValue(nodeIsSwitch ? profile.switchLatency : profile.nicLatency));
     dev->SetAttribute("CutThrough", BooleanValue(nodeIsSwitch && profile.cutThrough));
@@ -215,15 +216,32 @@ MakeDevice(Ptr<Node> node, const LinkProfile& profile, Role role)
     return dev;
 }
 
+/**
+ * \param profile a link profile
+ * \param cellPackets MTU packets per simulated packet (the fidelity knob; 1: off)
+ * \return the largest frame's bytes as PFC sizes it (a cell of cellPackets MTU frames)
+ */
+uint64_t
+PfcFrameBytes(const LinkProfile& profile, uint32_t cellPackets)
+{
+    return uint64_t{cellPackets} * (profile.mtu + profile.headerBytes + profile.framingBytes);
+}
+
 FabricSwitch::PortConfig
-MakePortConfig(const LinkProfile& profile)
+MakePortConfig(const LinkProfile& profile, uint32_t cellPackets)
 {
     FabricSwitch::PortConfig c;
     c.bufferShare = profile.bufferPerPort;
     if (profile.flowControl == LinkProfile::FlowControl::PFC)
     {
-        c.pfcHeadroom = profile.PfcHeadroomBytes();
-        c.resumeOffset = profile.mtu + profile.headerBytes + profile.framingBytes;
+        // The mlx5 headroom holds 2.72 largest frames beyond the cable's bytes: with cells,
+        // the largest frame is a cell.
+        c.pfcHeadroom = profile.PfcHeadroomBytes()
+                        + static_cast<uint64_t>(
+                            std::ceil(2.72
+                                      * static_cast<double>(PfcFrameBytes(profile, cellPackets)
+                                                            - PfcFrameBytes(profile, 1))));
+        c.resumeOffset = PfcFrameBytes(profile, cellPackets);
     }
     c.ecnKmin = profile.ecnKmin;
     c.ecnKmax = profile.ecnKmax;
@@ -240,6 +258,32 @@ FabricBuilder::Build(const FabricGraph& graph,
 {
     const auto& nodes = graph.GetNodes();
     const auto& links = graph.GetLinks();
+
+    if (options.cellPackets > 1)
+    {
+        // A cell must fit the receive buffer a credit link advertises per lane, or it can
+        // never be sent.
+        for (const auto& p : graph.GetProfiles())
+        {
+            if (p.flowControl != LinkProfile::FlowControl::CREDIT)
+            {
+                continue;
+            }
+            const uint64_t cell
+                = options.cellPackets * p.WireBytes(p.mtu, false) + p.messageHeaderBytes;
+            const uint64_t block = std::max<uint32_t>(1, p.creditBlockBytes);
+            if ((cell + block - 1) / block * block > p.creditsPerLane)
+            {
+                throw SpecError(options.cellPacketsWhere,
+                                "cell_packets " + std::to_string(options.cellPackets)
+                                    + " makes a simulated packet of " + std::to_string(cell)
+                                    + " wire bytes on profile '" + p.name
+                                    + "', more than its credit buffer per lane ("
+                                    + FormatBytes(p.creditsPerLane)
+                                    + "): it could never be sent. Lower cell_packets");
+            }
+        }
+    }
 
     Fabric f;
     f.nodes.Create(nodes.size());
@@ -271,8 +315,10 @@ FabricBuilder::Build(const FabricGraph& graph,
         const LinkProfile& profile = graph.GetProfiles()[link.profile];
         Ptr<FabricChannel> ch = CreateObject<FabricChannel>();
         ch->SetAttribute("Delay", TimeValue(profile.propagationDelay));
-        Ptr<FabricNetDevice> a = MakeDevice(f.nodes.Get(link.a), profile, RoleOf(graph, link.a));
-        Ptr<FabricNetDevice> b = MakeDevice(f.nodes.Get(link.b), profile, RoleOf(graph, link.b));
+        Ptr<FabricNetDevice> a
+            = MakeDevice(f.nodes.Get(link.a), profile, RoleOf(graph, link.a), options.cellPackets);
+        Ptr<FabricNetDevice> b
+            = MakeDevice(f.nodes.Get(link.b), profile, RoleOf(graph, link.b), options.cellPackets);
         a->Attach(ch);
         b->Attach(ch);
         f.devicesA.push_back(a);
@@ -288,7 +334,7 @@ FabricBuilder::Build(const FabricGraph& graph,
             if (f.switches[n])
             {
                 const LinkProfile& profile = graph.GetProfiles()[links[adj.link].profile];
-                FabricSwitch::PortConfig config = MakePortConfig(profile);
+                FabricSwitch::PortConfig config = MakePortConfig(profile, options.cellPackets);
                 config.edge = !graph.IsTransit(adj.peer)
                               || nodes[adj.peer].kind == FabricGraph::NodeKind::NIC;
                 config.global = nodes[n].group != FabricGraph::NONE
@@ -322,7 +368,7 @@ FabricBuilder::Build(const FabricGraph& graph,
             ++ports;
             if (p.flowControl == LinkProfile::FlowControl::PFC)
             {
-                resume = std::max<uint64_t>(resume, p.mtu + p.headerBytes + p.framingBytes);
+                resume = std::max<uint64_t>(resume, PfcFrameBytes(p, options.cellPackets));
             }
         }
         if (sw->GetPfcThreshold() > resume)
@@ -352,6 +398,8 @@ FabricBuilder::Build(const FabricGraph& graph,
     {
         pathMtu = std::min(pathMtu, p.mtu);
     }
+    // The fidelity knob: a simulated packet carries cellPackets MTU packets' payload.
+    pathMtu *= options.cellPackets;
 
     // A drop anywhere needs end-to-end recovery, so one lossy link makes every
     // transport use go-back-N; the setting must be the same at all endpoints.

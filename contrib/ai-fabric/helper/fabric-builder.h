@@ -59,6 +59,10 @@ struct FabricBuildOptions
     std::vector<std::pair<std::string, std::string>> transportAttributes;
     /// Path choice between groups (Dragonfly+): minimal, Valiant or UGAL.
     FabricSwitch::PathMode pathMode{FabricSwitch::MINIMAL};
+    /// Fidelity knob (`fidelity: {cell_packets}`): one simulated packet carries up to this
+    /// many MTU packets' payload, with all their wire bytes; 1 (the default) is full fidelity.
+    uint32_t cellPackets{1};
+    SpecLocation cellPacketsWhere; //!< where the knob was set, for errors
 };
 
 /**

@@ -730,6 +730,7 @@ WriteSummaryJson(const RunResults& r, std::ostream& os)
     w.Key("topology").String(r.topology);
     w.Key("traffic").String(r.traffic);
     w.Key("seed").Uint(r.seed);
+    w.Key("cell_packets").Uint(r.cellPackets);
     w.Key("gpus").Uint(r.gpus);
     w.Key("switches").Uint(r.switches);
     w.Key("links").Uint(r.links);
@@ -1116,6 +1117,12 @@ PrintSummaryTable(const RunResults& r, std::ostream& os)
         os << ", " << Fixed(r.packetHops / r.wallTimeS / 1e6, 2) << " M packet-hops/s";
     }
     os << '\n';
+    if (r.cellPackets > 1)
+    {
+        os << "fidelity: cell_packets " << r.cellPackets << ": each simulated packet carries up to "
+           << r.cellPackets
+           << " MTU packets (not full fidelity; measured error: docs/performance.md)\n";
+    }
 
     if (!r.collectives.empty())
     {

@@ -435,6 +435,7 @@ struct RunResults
     std::string topology;     //!< topology name
     std::string traffic;      //!< traffic name
     uint64_t seed{0};         //!< seed
+    uint32_t cellPackets{1};  //!< fidelity knob: MTU packets per simulated packet (1: off)
     uint32_t gpus{0};         //!< GPU endpoints in the fabric
     uint32_t switches{0};     //!< switches in the fabric
     uint32_t links{0};        //!< links (each full duplex) in the fabric

@@ -987,6 +987,8 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     }
     build.reliability = spec.reliability;
     build.transportAttributes = spec.transportAttributes;
+    build.cellPackets = spec.cellPackets;
+    build.cellPacketsWhere = spec.fidelityWhere;
     std::string cc = spec.congestionControl;
     if (cc == "auto")
     {
@@ -1050,6 +1052,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     r.topology = spec.topology.name;
     r.traffic = spec.traffic.name;
     r.seed = spec.seed;
+    r.cellPackets = spec.cellPackets;
     r.gpus = graph.GetGpuCount();
     r.switches = graph.GetSwitchCount();
     r.links = graph.GetLinks().size();

@@ -220,6 +220,11 @@ struct ScenarioSpec
     /// the run as stalled (`watchdog: {no_progress: ...}`; default 50 ms).
     Time watchdogNoProgress{MilliSeconds(50)};
     SpecLocation watchdogWhere; //!< where `watchdog` is (the scenario file if absent)
+    /// Fidelity knob (`fidelity: {cell_packets: N}`, `--cell-packets N`): one simulated
+    /// packet carries up to N MTU packets' payload with all their wire bytes; 1 (the
+    /// default) is full fidelity. docs/performance.md states its measured error.
+    uint32_t cellPackets{1};
+    SpecLocation fidelityWhere; //!< where the knob is set (the scenario file if absent)
 };
 
 } // namespace ns3

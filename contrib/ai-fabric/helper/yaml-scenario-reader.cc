@@ -52,6 +52,7 @@ const std::vector<std::string> SCENARIO_KEYS = {"name",
                                                 "dcqcn",
                                                 "transport",
                                                 "watchdog",
+                                                "fidelity",
                                                 "topology",
                                                 "traffic",
                                                 "results",
@@ -179,6 +180,9 @@ constexpr uint64_t MAX_CUSTOM_TIER = 255;
 /// Largest `priorities` value: virtual lanes (IB: up to 15 data VLs) or traffic classes
 /// (802.1Q: 8) a link may have.
 constexpr uint64_t MAX_PRIORITIES = 16;
+/// Largest `fidelity: {cell_packets}`: beyond it a cell outgrows every credit buffer and
+/// switch buffer of the presets.
+constexpr uint64_t MAX_CELL_PACKETS = 64;
 
 /**
  * \param file the file a node came from
@@ -3996,6 +4000,27 @@ ReadScenarioFile(const std::string& path)
         if (const Field* np = w.Find("no_progress"))
         {
             s.watchdogNoProgress = ReadTime(*np, true);
+        }
+    }
+    s.fidelityWhere = s.where;
+    if (const Field* f = m.Find("fidelity"))
+    {
+        if (!f->value.IsMap())
+        {
+            f->Fail("expected a mapping (e.g. 'cell_packets: 4' on the next line, indented), got "
+                    + Describe(f->value));
+        }
+        const Mapping fm(f->value,
+                         path,
+                         "fidelity",
+                         {"cell_packets"},
+                         {{"cell", "did you mean 'cell_packets'?"},
+                          {"coalesce", "did you mean 'cell_packets'?"}});
+        s.fidelityWhere = f->KeyWhere();
+        if (const Field* c = fm.Find("cell_packets"))
+        {
+            s.cellPackets = static_cast<uint32_t>(ReadInteger(*c, 1, MAX_CELL_PACKETS));
+            s.fidelityWhere = c->KeyWhere();
         }
     }
     s.forwarding = "ecmp";

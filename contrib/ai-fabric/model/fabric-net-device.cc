@@ -68,6 +68,13 @@ FabricNetDevice::GetTypeId()
                             UintegerValue(4096),
                             MakeUintegerAccessor(&FabricNetDevice::m_payloadMtu),
                             MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("CellPackets",
+                            "Fidelity knob (off at 1): one simulated packet carries up to this "
+                            "many PayloadMtu packets' payload, with their wire bytes (headers and "
+                            "framing of each); docs/performance.md states its measured error",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&FabricNetDevice::m_cellPackets),
+                            MakeUintegerChecker<uint32_t>(1))
               .AddAttribute("RxLatency",
                             "Latency the receiving node adds to every packet arriving on this port "
                             "(switch port-to-port latency, or NIC latency)",
@@ -187,17 +194,30 @@ FabricNetDevice::TxTime(uint32_t bytes)
 }
 
 uint32_t
+FabricNetDevice::PacketWireBytes(uint32_t payload) const
+{
+    const uint32_t segments = (m_segmentBytes == 0 || payload == 0)
+                                  ? 1
+                                  : (payload + m_segmentBytes - 1) / m_segmentBytes;
+    return payload + segments * m_headerBytes + m_framingBytes;
+}
+
+uint32_t
 FabricNetDevice::WireBytes(const FabricFields& header) const
 {
     if (header.IsControl())
     {
         return m_controlPacketBytes;
     }
-    const uint32_t segments = (m_segmentBytes == 0 || header.m_payload == 0)
-                                  ? 1
-                                  : (header.m_payload + m_segmentBytes - 1) / m_segmentBytes;
-    return header.m_payload + segments * m_headerBytes + m_framingBytes
-           + ((header.m_flags & FabricHeader::FLAG_FIRST) ? m_messageHeaderBytes : 0);
+    const uint32_t first = (header.m_flags & FabricHeader::FLAG_FIRST) ? m_messageHeaderBytes : 0;
+    if (header.m_payload <= m_payloadMtu)
+    {
+        return PacketWireBytes(header.m_payload) + first;
+    }
+    // A cell (CellPackets > 1): the MTU packets it stands for, back to back.
+    const uint32_t full = header.m_payload / m_payloadMtu;
+    const uint32_t rest = header.m_payload % m_payloadMtu;
+    return full * PacketWireBytes(m_payloadMtu) + (rest > 0 ? PacketWireBytes(rest) : 0) + first;
 }
 
 uint32_t
@@ -569,7 +589,13 @@ FabricNetDevice::GetRxLatency() const
 uint32_t
 FabricNetDevice::GetPayloadMtu() const
 {
-    return m_payloadMtu;
+    return m_payloadMtu * m_cellPackets;
+}
+
+uint32_t
+FabricNetDevice::GetCellPackets() const
+{
+    return m_cellPackets;
 }
 
 uint8_t

@@ -163,7 +163,8 @@ class FabricNetDevice : public NetDevice
 
     /**
      * \param header a packet's header
-     * \return the packet's bytes on this link's wire
+     * \return the packet's bytes on this link's wire (for a cell of several MTU packets,
+     *         theirs summed)
      */
     uint32_t WireBytes(const FabricFields& header) const;
 
@@ -227,8 +228,11 @@ class FabricNetDevice : public NetDevice
     bool IsCutThrough() const;
     /// \return the flow-control kind
     FlowControlKind GetFlowControl() const;
-    /// \return the payload MTU, bytes
+    /// \return the largest payload of one simulated packet, bytes: the payload MTU, times
+    /// CellPackets (a fidelity knob, 1 by default)
     uint32_t GetPayloadMtu() const;
+    /// \return MTU packets one simulated packet may stand for (CellPackets; 1: full fidelity)
+    uint32_t GetCellPackets() const;
     /// \return number of lanes
     uint8_t GetPriorities() const;
     /**
@@ -354,6 +358,11 @@ class FabricNetDevice : public NetDevice
     void DoInitialize() override;
 
   private:
+    /**
+     * \param payload payload bytes of one link packet (at most the payload MTU)
+     * \return its wire bytes, without the message header
+     */
+    uint32_t PacketWireBytes(uint32_t payload) const;
     /// \brief Credit the time since the last queue change to the current depth's bucket.
     void AccountQueueTime();
 
@@ -446,6 +455,7 @@ class FabricNetDevice : public NetDevice
     uint32_t m_messageHeaderBytes{0};     //!< extra bytes on a message's first packet
     uint32_t m_controlPacketBytes{0};     //!< wire bytes of an ACK/NACK/CNP
     uint32_t m_payloadMtu{4096};          //!< payload MTU, bytes
+    uint32_t m_cellPackets{1};            //!< fidelity knob: MTU packets per simulated packet
     Time m_rxLatency;                     //!< latency added to received packets
     bool m_cutThrough{false};             //!< hand on packets after their header
     uint8_t m_priorities{1};              //!< number of lanes
