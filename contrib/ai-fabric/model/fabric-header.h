@@ -17,10 +17,11 @@ namespace ns3
  * pair, priority) and RDMA transport (message, packet sequence number, sizes).
  *
  * A plain value: the packet path carries it beside the ns-3 Packet (FabricTxItem,
- * FabricArrival), parsed once when the packet is made, so that no switch or receiver
- * re-reads the packet's bytes. FabricHeader is its serialized form inside the Packet;
- * whoever changes the fields of a packet in flight (ECN marking, a detour) rewrites
- * both, so the bytes a trace or a capture reads always agree.
+ * FabricArrival), so that no switch or receiver parses the packet's bytes. FabricHeader is
+ * its serialized form inside the Packet, written only when something reads the bytes (a
+ * trace sink or a capture: WriteHeaderIfMissing); a switch that changes the fields of a
+ * packet whose bytes carry them (ECN marking, a detour) rewrites them, so the bytes a trace
+ * or a capture reads always agree.
  */
 struct FabricFields
 {

@@ -193,6 +193,15 @@ FabricNetDevice::TxTime(uint32_t bytes)
     return PicoSeconds(ps);
 }
 
+void
+WriteHeaderIfMissing(const MovePtr<Packet>& packet, const FabricFields& header)
+{
+    if (packet && packet->GetSize() == header.m_payload)
+    {
+        packet->AddHeader(FabricHeader(header));
+    }
+}
+
 uint32_t
 FabricNetDevice::PacketWireBytes(uint32_t payload) const
 {
@@ -380,8 +389,8 @@ FabricNetDevice::TransmitNext()
     m_txWireBytes += item.wireBytes;
     if (!m_txTrace.IsEmpty())
     {
-        m_txTrace(item.packet.Get(),
-                  item.wireBytes); // (the check spares two Ptr copies per packet)
+        WriteHeaderIfMissing(item.packet, item.header);
+        m_txTrace(item.packet.Get(), item.wireBytes);
     }
     const bool more = item.more;
     m_channel->Transmit(std::move(item), this, txTime);
@@ -397,6 +406,7 @@ FabricNetDevice::Receive(FabricArrival& arrival)
 {
     if (!m_rxTrace.IsEmpty())
     {
+        WriteHeaderIfMissing(arrival.packet, arrival.header);
         m_rxTrace(arrival.packet.Get());
     }
     if (m_returnCreditsOnReceive && m_fc == FC_CREDIT)
@@ -409,6 +419,7 @@ FabricNetDevice::Receive(FabricArrival& arrival)
     }
     else if (!m_rxCallback.IsNull())
     {
+        WriteHeaderIfMissing(arrival.packet, arrival.header);
         m_rxCallback(this, arrival.packet.Get(), 0, m_channel->GetPeer(this)->GetAddress());
     }
 }
@@ -556,7 +567,11 @@ void
 FabricNetDevice::NotifyDrop(const FabricTxItem& item)
 {
     ++m_drops;
-    m_dropTrace(item.packet.Get());
+    if (!m_dropTrace.IsEmpty())
+    {
+        WriteHeaderIfMissing(item.packet, item.header);
+        m_dropTrace(item.packet.Get());
+    }
 }
 
 void

@@ -35,7 +35,7 @@ struct FabricTxItem
 {
     static constexpr uint16_t NO_PORT = UINT16_MAX; //!< not from a switch ingress port
 
-    MovePtr<Packet> packet;    //!< the packet (FabricHeader + payload)
+    MovePtr<Packet> packet;    //!< the packet (payload; FabricHeader once something read it)
     FabricFields header;       //!< the packet's FabricHeader, parsed (equal to its bytes)
     uint32_t wireBytes{0};     //!< bytes it occupies on the wire, link overhead included
     uint8_t priority{0};       //!< traffic class; higher is served first
@@ -50,12 +50,22 @@ struct FabricTxItem
 
 /**
  * \ingroup ai-fabric
+ * \brief Give a packet its FabricHeader bytes before something reads them (a trace sink, a
+ * capture): the packet path carries the header as FabricFields only, and a packet is its
+ * payload alone until then (writing the header per packet costs more than reading it never).
+ * \param packet a packet: its payload, with or without the header
+ * \param header its header
+ */
+void WriteHeaderIfMissing(const MovePtr<Packet>& packet, const FabricFields& header);
+
+/**
+ * \ingroup ai-fabric
  * \brief A packet arriving at a port: what a FabricChannel hands over, and what the port
  * hands its receive handler (a switch or a transport).
  */
 struct FabricArrival
 {
-    MovePtr<Packet> packet; //!< the packet (FabricHeader + payload); a handler may take it
+    MovePtr<Packet> packet; //!< the packet (as FabricTxItem's); a handler may take it
     FabricFields header;    //!< the packet's FabricHeader, parsed (equal to its bytes)
     uint32_t wireBytes{0};  //!< its size on the wire of the link it arrived on
     uint8_t priority{0};    //!< the traffic class it arrived in

@@ -478,7 +478,11 @@ FabricSwitch::Receive(FabricNetDevice* inDev, FabricArrival& arrival)
         item.packet = std::move(arrival.packet);
         item.header = header;
         egress->NotifyDrop(item);
-        m_dropTrace(item.packet.Get(), out);
+        if (!m_dropTrace.IsEmpty())
+        {
+            WriteHeaderIfMissing(item.packet, item.header);
+            m_dropTrace(item.packet.Get(), out);
+        }
         return;
     }
     m_used += wireBytes;
@@ -518,15 +522,17 @@ FabricSwitch::Receive(FabricNetDevice* inDev, FabricArrival& arrival)
     }
     item.packet = std::move(arrival.packet);
     item.header = header;
-    if (rewrite)
+    if (rewrite && item.packet->GetSize() > header.m_payload)
     {
+        // The packet's bytes carry the header already (a trace sink read it): keep them true.
         FabricHeader old;
         item.packet->RemoveHeader(old);
         item.packet->AddHeader(FabricHeader(header));
-        if (marked)
-        {
-            m_ecnTrace(item.packet.Get(), out);
-        }
+    }
+    if (marked && !m_ecnTrace.IsEmpty())
+    {
+        WriteHeaderIfMissing(item.packet, item.header);
+        m_ecnTrace(item.packet.Get(), out);
     }
     ++m_forwarded;
 

@@ -432,9 +432,9 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
         }
     }
 
-    Ptr<Packet> p = Create<Packet>(h.m_payload);
-    p->AddHeader(h);
-    item.packet = p;
+    // The payload only: the header travels as item.header, and its bytes are written only
+    // if something reads them (WriteHeaderIfMissing).
+    item.packet = Create<Packet>(h.m_payload);
     item.header = h;
     item.wireBytes = m_ports[q.port].dev->WireBytes(h);
     item.priority = m_priority;
@@ -558,8 +558,7 @@ RdmaTransport::SendControl(uint8_t kind, uint32_t peer, uint16_t qp, uint32_t ps
     h.m_priority = m_controlPriority;
     h.m_kind = kind;
     h.m_psn = psn;
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(h);
+    Ptr<Packet> p = Create<Packet>(); // its header travels as item.header
     switch (kind)
     {
         case FabricHeader::ACK:
