@@ -79,13 +79,15 @@ FabricChannel::Transmit(FabricTxItem&& item, const FabricNetDevice* src, Time tx
     {
         arrivePs = arrivePs * CUT_THROUGH_BYTES / item.wireBytes;
     }
-    const Time arrive = Simulator::Now() + PicoSeconds(arrivePs) + m_delay + m_rxLatency[peer];
+    // Arrivals keep the order of transmission: a port starts a packet no earlier than the
+    // previous one ended, and even a cut-through arrival is after that start.
+    const Time delay = PicoSeconds(arrivePs) + m_delay + m_rxLatency[peer];
 
     Direction& d = m_dirs[peer];
     if (d.count == d.ring.size())
     {
         // Full ring: double it (a power of two), oldest first.
-        std::vector<InFlight> grown(std::max<std::size_t>(8, 2 * d.ring.size()));
+        std::vector<FabricArrival> grown(std::max<std::size_t>(8, 2 * d.ring.size()));
         for (std::size_t i = 0; i < d.count; ++i)
         {
             grown[i] = std::move(d.ring[(d.head + i) & (d.ring.size() - 1)]);
@@ -93,23 +95,17 @@ FabricChannel::Transmit(FabricTxItem&& item, const FabricNetDevice* src, Time tx
         d.ring.swap(grown);
         d.head = 0;
     }
-    InFlight& f = d.ring[(d.head + d.count) & (d.ring.size() - 1)];
-    NS_ASSERT_MSG(d.count == 0
-                      || arrive.GetTimeStep()
-                             >= d.ring[(d.head + d.count - 1) & (d.ring.size() - 1)].at,
-                  "packets on a cable arrive in order");
-    f.at = arrive.GetTimeStep();
-    f.arrival.packet = std::move(item.packet);
-    f.arrival.header = item.header;
-    f.arrival.wireBytes = item.wireBytes;
-    f.arrival.priority = item.priority;
+    FabricArrival& f = d.ring[(d.head + d.count) & (d.ring.size() - 1)];
+    f.packet = std::move(item.packet);
+    f.header = item.header;
+    f.wireBytes = item.wireBytes;
+    f.priority = item.priority;
     ++d.count;
     // One occurrence of the direction's event per packet, scheduled now: occurrences run in
     // the order of their times and, at equal times, of scheduling, which is the FIFO's order,
     // so each delivers the head. (Scheduling only the head's arrival, when the previous one
     // arrives, would put near-future keys into the scheduler's heap, which cost more to
     // insert than far-future ones.)
-    const Time delay = arrive - Simulator::Now();
     if (peer == 0)
     {
         m_deliver0.ScheduleWithContext(m_endNodeIds[0], delay);
@@ -130,7 +126,7 @@ FabricChannel::Deliver()
         return; // disposed while arrivals were pending
     }
     // Move the packet out before anything else runs: the receiver may transmit on this cable.
-    FabricArrival arrival = std::move(d.ring[d.head].arrival);
+    FabricArrival arrival = std::move(d.ring[d.head]);
     d.head = (d.head + 1) & (d.ring.size() - 1);
     --d.count;
     m_ends[to]->Receive(arrival);

@@ -83,19 +83,12 @@ class FabricChannel : public Channel
     void DoDispose() override;
 
   private:
-    /// A packet on the cable.
-    struct InFlight
-    {
-        int64_t at{0};         //!< when it reaches the far end, time steps
-        FabricArrival arrival; //!< what the far end receives
-    };
-
     /// One direction of the cable: towards end \p to.
     struct Direction
     {
-        std::vector<InFlight> ring; //!< packets in flight, a ring by arrival (power of two)
-        std::size_t head{0};        //!< index of the next to arrive
-        std::size_t count{0};       //!< packets in flight
+        std::vector<FabricArrival> ring; //!< packets in flight, a ring by arrival (power of 2)
+        std::size_t head{0};             //!< index of the next to arrive
+        std::size_t count{0};            //!< packets in flight
     };
 
     /**

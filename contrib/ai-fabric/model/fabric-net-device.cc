@@ -251,7 +251,8 @@ FabricNetDevice::Enqueue(FabricTxItem&& item)
     EnsureLanes();
     Lane& lane = m_lanes[LaneOf(item.priority)];
     lane.bytes += item.wireBytes;
-    AccountQueueTime();
+    const Time now = Simulator::Now();
+    AccountQueueTime(now.GetTimeStep());
     m_queuedBytes = m_queuedBytes + item.wireBytes;
     ++m_queuedPackets;
     if (m_queuedBytes > m_peakQueuedBytes)
@@ -264,11 +265,11 @@ FabricNetDevice::Enqueue(FabricTxItem&& item)
     }
     if (m_ledger && item.lastOfMessage)
     {
-        item.enqueuedPs = Simulator::Now().GetPicoSeconds();
+        item.enqueuedPs = now.GetPicoSeconds();
         item.holdMarkPs = LaneHeldPs(lane);
     }
     lane.queue.push_back(std::move(item));
-    TryTransmit();
+    TryTransmit(now);
 }
 
 void
@@ -281,18 +282,23 @@ FabricNetDevice::Wake()
 void
 FabricNetDevice::TryTransmit()
 {
+    TryTransmit(Simulator::Now());
+}
+
+void
+FabricNetDevice::TryTransmit(Time now)
+{
     if (m_txPending)
     {
         return; // the next transmission is already scheduled
     }
-    const Time now = Simulator::Now();
     if (now < m_busyUntil)
     {
         m_txPending = true;
         m_txEvent.Schedule(m_busyUntil - now);
         return;
     }
-    TransmitNext();
+    TransmitAt(now);
 }
 
 bool
@@ -302,12 +308,12 @@ FabricNetDevice::HasWaiting() const
 }
 
 bool
-FabricNetDevice::Dequeue(FabricTxItem& item)
+FabricNetDevice::Dequeue(FabricTxItem& item, int64_t now)
 {
     EnsureLanes();
     if (m_returnsCount > 0)
     {
-        AbsorbCredits();
+        AbsorbCredits(now);
     }
     // Strict priority, highest class first (802.1p, and IB's high-priority VLs).
     for (auto it = m_lanes.rbegin(); it != m_lanes.rend(); ++it)
@@ -318,7 +324,7 @@ FabricNetDevice::Dequeue(FabricTxItem& item)
             item = std::move(lane.queue.front());
             lane.queue.pop_front();
             lane.bytes -= item.wireBytes;
-            AccountQueueTime();
+            AccountQueueTime(now);
             m_queuedBytes = m_queuedBytes - item.wireBytes;
             --m_queuedPackets;
             if (m_fc == FC_CREDIT)
@@ -363,15 +369,21 @@ FabricNetDevice::Dequeue(FabricTxItem& item)
 void
 FabricNetDevice::TransmitNext()
 {
+    TransmitAt(Simulator::Now());
+}
+
+void
+FabricNetDevice::TransmitAt(Time now)
+{
     m_txPending = false;
     FabricTxItem item;
-    if (!Dequeue(item))
+    if (!Dequeue(item, now.GetTimeStep()))
     {
         if (HasWaiting())
         {
             if (m_stalledSince.IsNegative())
             {
-                m_stalledSince = Simulator::Now(); // flow control holds everything back
+                m_stalledSince = now; // flow control holds everything back
             }
             ScheduleCreditWake();
         }
@@ -379,11 +391,11 @@ FabricNetDevice::TransmitNext()
     }
     if (!m_stalledSince.IsNegative())
     {
-        m_stallTime += Simulator::Now() - m_stalledSince;
+        m_stallTime += now - m_stalledSince;
         m_stalledSince = Time(-1);
     }
     const Time txTime = TxTime(item.wireBytes);
-    m_busyUntil = Simulator::Now() + txTime;
+    m_busyUntil = now + txTime;
     m_busyTime += txTime;
     ++m_txPackets;
     m_txWireBytes += item.wireBytes;
@@ -512,10 +524,9 @@ FabricNetDevice::PushCreditReturn(int64_t at, uint8_t lane, uint32_t bytes)
 }
 
 void
-FabricNetDevice::AbsorbCredits()
+FabricNetDevice::AbsorbCredits(int64_t now)
 {
     EnsureLanes();
-    const int64_t now = Simulator::Now().GetTimeStep();
     while (m_returnsCount > 0 && m_returns[m_returnsHead].at <= now)
     {
         const CreditReturn& r = m_returns[m_returnsHead];
@@ -725,9 +736,8 @@ QueueBucketUpper(uint32_t b)
 } // namespace
 
 void
-FabricNetDevice::AccountQueueTime()
+FabricNetDevice::AccountQueueTime(int64_t now)
 {
-    const int64_t now = Simulator::Now().GetTimeStep();
     if (m_queueTime.empty())
     {
         m_queueTime.assign(QUEUE_BUCKETS, 0);

@@ -373,8 +373,11 @@ class FabricNetDevice : public NetDevice
      * \return its wire bytes, without the message header
      */
     uint32_t PacketWireBytes(uint32_t payload) const;
-    /// \brief Credit the time since the last queue change to the current depth's bucket.
-    void AccountQueueTime();
+    /**
+     * \brief Credit the time since the last queue change to the current depth's bucket.
+     * \param now the current time, time steps
+     */
+    void AccountQueueTime(int64_t now);
 
     /// One priority lane of the egress.
     struct Lane
@@ -414,8 +417,11 @@ class FabricNetDevice : public NetDevice
      * \param bytes wire bytes freed
      */
     void PushCreditReturn(int64_t at, uint8_t lane, uint32_t bytes);
-    /// Add the returns that have arrived by now to the lanes' credits.
-    void AbsorbCredits();
+    /**
+     * \brief Add the returns that have arrived by now to the lanes' credits.
+     * \param now the current time, time steps
+     */
+    void AbsorbCredits(int64_t now);
     /// While stalled for credit: wake up when the first return in flight arrives.
     void ScheduleCreditWake();
     /// A credit return arrived while the port was stalled: try to transmit.
@@ -436,13 +442,18 @@ class FabricNetDevice : public NetDevice
     uint32_t CreditBytes(uint32_t wireBytes) const;
     /// Start the next transmission now or when the port becomes free.
     void TryTransmit();
-    /// Transmit the next packet if one is ready (the port is free).
+    /// \copydoc TryTransmit() \param now the current time
+    void TryTransmit(Time now);
+    /// Transmit the next packet if one is ready (the port is free): the event.
     void TransmitNext();
+    /// \copydoc TransmitNext() \param now the current time
+    void TransmitAt(Time now);
     /**
      * \param item filled with the next packet
+     * \param now the current time, time steps
      * \return true if a packet was ready
      */
-    bool Dequeue(FabricTxItem& item);
+    bool Dequeue(FabricTxItem& item, int64_t now);
     /// \return true if packets are waiting (queued or at the pull source)
     bool HasWaiting() const;
     /**
