@@ -16,12 +16,12 @@ namespace ns3
  * \brief The fields every ai-fabric packet carries: routing (src, dst, queue
  * pair, priority) and RDMA transport (message, packet sequence number, sizes).
  *
- * A plain value: the packet path carries it beside the ns-3 Packet (FabricTxItem,
- * FabricArrival), so that no switch or receiver parses the packet's bytes. FabricHeader is
- * its serialized form inside the Packet, written only when something reads the bytes (a
- * trace sink or a capture: WriteHeaderIfMissing); a switch that changes the fields of a
- * packet whose bytes carry them (ECN marking, a detour) rewrites them, so the bytes a trace
- * or a capture reads always agree.
+ * A plain value: the packet path carries a packet as these fields and its sizes
+ * (FabricTxItem, FabricArrival), so that no switch or receiver parses bytes. FabricHeader is
+ * their serialized form inside an ns-3 Packet, which is made only when an observer (a trace
+ * sink, a capture) needs one (MaterializePacket) and then travels with the packet; a switch
+ * that changes the fields of a packet that has one (ECN marking, a detour) rewrites its
+ * bytes, so the bytes a trace or a capture reads always agree.
  */
 struct FabricFields
 {

@@ -194,9 +194,13 @@ FabricNetDevice::TxTime(uint32_t bytes)
 }
 
 void
-WriteHeaderIfMissing(const MovePtr<Packet>& packet, const FabricFields& header)
+MaterializePacket(MovePtr<Packet>& packet, const FabricFields& header)
 {
-    if (packet && packet->GetSize() == header.m_payload)
+    if (!packet)
+    {
+        packet = Create<Packet>(header.m_payload);
+    }
+    if (packet->GetSize() == header.m_payload)
     {
         packet->AddHeader(FabricHeader(header));
     }
@@ -401,7 +405,7 @@ FabricNetDevice::TransmitAt(Time now)
     m_txWireBytes += item.wireBytes;
     if (!m_txTrace.IsEmpty())
     {
-        WriteHeaderIfMissing(item.packet, item.header);
+        MaterializePacket(item.packet, item.header);
         m_txTrace(item.packet.Get(), item.wireBytes);
     }
     const bool more = item.more;
@@ -418,7 +422,7 @@ FabricNetDevice::Receive(FabricArrival& arrival)
 {
     if (!m_rxTrace.IsEmpty())
     {
-        WriteHeaderIfMissing(arrival.packet, arrival.header);
+        MaterializePacket(arrival.packet, arrival.header);
         m_rxTrace(arrival.packet.Get());
     }
     if (m_returnCreditsOnReceive && m_fc == FC_CREDIT)
@@ -431,7 +435,7 @@ FabricNetDevice::Receive(FabricArrival& arrival)
     }
     else if (!m_rxCallback.IsNull())
     {
-        WriteHeaderIfMissing(arrival.packet, arrival.header);
+        MaterializePacket(arrival.packet, arrival.header);
         m_rxCallback(this, arrival.packet.Get(), 0, m_channel->GetPeer(this)->GetAddress());
     }
 }
@@ -575,12 +579,12 @@ FabricNetDevice::SendPauseToPeer(uint8_t priority, bool paused)
 }
 
 void
-FabricNetDevice::NotifyDrop(const FabricTxItem& item)
+FabricNetDevice::NotifyDrop(FabricTxItem& item)
 {
     ++m_drops;
     if (!m_dropTrace.IsEmpty())
     {
-        WriteHeaderIfMissing(item.packet, item.header);
+        MaterializePacket(item.packet, item.header);
         m_dropTrace(item.packet.Get());
     }
 }

@@ -35,7 +35,7 @@ struct FabricTxItem
 {
     static constexpr uint16_t NO_PORT = UINT16_MAX; //!< not from a switch ingress port
 
-    MovePtr<Packet> packet;    //!< the packet (payload; FabricHeader once something read it)
+    MovePtr<Packet> packet;    //!< its ns-3 Packet, once an observer needed one (MaterializePacket)
     FabricFields header;       //!< the packet's FabricHeader, parsed (equal to its bytes)
     uint32_t wireBytes{0};     //!< bytes it occupies on the wire, link overhead included
     uint8_t priority{0};       //!< traffic class; higher is served first
@@ -50,13 +50,18 @@ struct FabricTxItem
 
 /**
  * \ingroup ai-fabric
- * \brief Give a packet its FabricHeader bytes before something reads them (a trace sink, a
- * capture): the packet path carries the header as FabricFields only, and a packet is its
- * payload alone until then (writing the header per packet costs more than reading it never).
- * \param packet a packet: its payload, with or without the header
+ * \brief Give a packet on the path its ns-3 Packet, FabricHeader bytes included, before
+ * something reads it (a trace sink, a capture, a generic receive callback).
+ *
+ * The packet path carries a packet as its FabricFields and sizes (FabricTxItem,
+ * FabricArrival); the ns-3 Packet object (payload bytes, then the header's) is made only when
+ * an observer needs it, at the first such point, and then travels with the packet, so that
+ * later observers see the same object. A run nobody observes allocates nothing per packet.
+ * \param packet the packet's Packet: null (made here), payload only (the header is added), or
+ *        complete (left as it is)
  * \param header its header
  */
-void WriteHeaderIfMissing(const MovePtr<Packet>& packet, const FabricFields& header);
+void MaterializePacket(MovePtr<Packet>& packet, const FabricFields& header);
 
 /**
  * \ingroup ai-fabric
@@ -228,7 +233,7 @@ class FabricNetDevice : public NetDevice
      * \brief Count a packet the switch dropped instead of queuing here.
      * \param item the packet
      */
-    void NotifyDrop(const FabricTxItem& item);
+    void NotifyDrop(FabricTxItem& item);
 
     /// \return the data rate
     DataRate GetDataRate() const;

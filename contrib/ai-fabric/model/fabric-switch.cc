@@ -480,7 +480,7 @@ FabricSwitch::Receive(FabricNetDevice* inDev, FabricArrival& arrival)
         egress->NotifyDrop(item);
         if (!m_dropTrace.IsEmpty())
         {
-            WriteHeaderIfMissing(item.packet, item.header);
+            MaterializePacket(item.packet, item.header);
             m_dropTrace(item.packet.Get(), out);
         }
         return;
@@ -522,16 +522,16 @@ FabricSwitch::Receive(FabricNetDevice* inDev, FabricArrival& arrival)
     }
     item.packet = std::move(arrival.packet);
     item.header = header;
-    if (rewrite && item.packet->GetSize() > header.m_payload)
+    if (rewrite && item.packet && item.packet->GetSize() > header.m_payload)
     {
-        // The packet's bytes carry the header already (a trace sink read it): keep them true.
+        // The packet's bytes carry the header already (an observer read it): keep them true.
         FabricHeader old;
         item.packet->RemoveHeader(old);
         item.packet->AddHeader(FabricHeader(header));
     }
     if (marked && !m_ecnTrace.IsEmpty())
     {
-        WriteHeaderIfMissing(item.packet, item.header);
+        MaterializePacket(item.packet, item.header);
         m_ecnTrace(item.packet.Get(), out);
     }
     ++m_forwarded;

@@ -432,9 +432,8 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
         }
     }
 
-    // The payload only: the header travels as item.header, and its bytes are written only
-    // if something reads them (WriteHeaderIfMissing).
-    item.packet = Create<Packet>(h.m_payload);
+    // No ns-3 Packet: the packet travels as item.header and its sizes; an observer that needs
+    // a Packet gets one from MaterializePacket.
     item.header = h;
     item.wireBytes = m_ports[q.port].dev->WireBytes(h);
     item.priority = m_priority;
@@ -558,7 +557,6 @@ RdmaTransport::SendControl(uint8_t kind, uint32_t peer, uint16_t qp, uint32_t ps
     h.m_priority = m_controlPriority;
     h.m_kind = kind;
     h.m_psn = psn;
-    Ptr<Packet> p = Create<Packet>(); // its header travels as item.header
     switch (kind)
     {
         case FabricHeader::ACK:
@@ -576,8 +574,7 @@ RdmaTransport::SendControl(uint8_t kind, uint32_t peer, uint16_t qp, uint32_t ps
         default:
             NS_ABORT_MSG("not a control packet kind: " << +kind);
     }
-    FabricTxItem item;
-    item.packet = p;
+    FabricTxItem item; // no ns-3 Packet unless an observer asks (MaterializePacket)
     item.header = h;
     const Ptr<FabricNetDevice>& dev = m_ports[PortFor(peer, qp)].dev;
     item.wireBytes = dev->WireBytes(h);
