@@ -411,8 +411,10 @@ FabricSwitch::Receive(FabricNetDevice* inDev, FabricArrival& arrival)
         m_deliver(inDev, arrival);
         return;
     }
-    FabricFields header = arrival.header;
-    bool rewrite = false; // the header changed: the packet's bytes must follow
+    FabricTxItem item;
+    item.header = arrival.header;
+    FabricFields& header = item.header; // changed in place (detours, ECN)
+    bool rewrite = false;               // the header changed: the packet's bytes must follow
     const uint16_t in = static_cast<uint16_t>(inDev->GetSwitchPort());
     uint8_t egressClass = priority;
     if (m_pathMode != MINIMAL)
@@ -448,7 +450,6 @@ FabricSwitch::Receive(FabricNetDevice* inDev, FabricArrival& arrival)
     }
     FabricNetDevice* egress = PeekPointer(m_ports[out]);
 
-    FabricTxItem item;
     item.wireBytes = egress->WireBytes(header);
     item.priority = egressClass;
     item.inPort = in;
@@ -476,7 +477,6 @@ FabricSwitch::Receive(FabricNetDevice* inDev, FabricArrival& arrival)
             }
         }
         item.packet = std::move(arrival.packet);
-        item.header = header;
         egress->NotifyDrop(item);
         if (!m_dropTrace.IsEmpty())
         {
@@ -521,7 +521,6 @@ FabricSwitch::Receive(FabricNetDevice* inDev, FabricArrival& arrival)
         }
     }
     item.packet = std::move(arrival.packet);
-    item.header = header;
     if (rewrite && item.packet && item.packet->GetSize() > header.m_payload)
     {
         // The packet's bytes carry the header already (an observer read it): keep them true.

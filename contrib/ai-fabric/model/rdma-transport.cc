@@ -399,7 +399,10 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
     const uint64_t offset = static_cast<uint64_t>(k) * m_mtu;
     const bool last = k + 1 == m.packets;
 
-    FabricHeader h;
+    // Written in place: a copy of a header just written field by field stalls the store
+    // buffer (the narrow stores cannot forward to the wide loads of the copy).
+    FabricFields& h = item.header;
+    h = FabricFields();
     h.m_src = m_endpoint;
     h.m_dst = q.dst;
     h.m_qp = q.qp;
@@ -434,7 +437,6 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
 
     // No ns-3 Packet: the packet travels as item.header and its sizes; an observer that needs
     // a Packet gets one from MaterializePacket.
-    item.header = h;
     item.wireBytes = m_ports[q.port].dev->WireBytes(h);
     item.priority = m_priority;
 
