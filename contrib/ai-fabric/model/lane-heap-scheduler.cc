@@ -85,7 +85,8 @@ LaneHeapScheduler::PopLaneHead(uint32_t l, std::size_t i)
     if (lane.size > 0)
     {
         const Item& next = lane.ring[lane.head];
-        m_heap.Replace(i, (static_cast<Key>(next.ts) << 64) | next.uidCtx, LaneWord(l));
+        // The lane's next event is usually close behind: top-down stops early.
+        m_heap.IncreaseKey(i, (static_cast<Key>(next.ts) << 64) | next.uidCtx, LaneWord(l));
     }
     else
     {
