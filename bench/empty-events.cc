@@ -7,10 +7,16 @@
  *
  *   empty-events [EVENTS] [POPULATION] [SCHEDULER]
  *   e.g. empty-events 3000000 1000 ns3::MapScheduler
+ *        empty-events 3000000 40000 quad-heap
+ * SCHEDULER is an ns-3 TypeId name or a name of `ai-fabric run --scheduler` (map, heap, list,
+ * calendar, priority-queue, quad-heap, lane-heap); default ns3::MapScheduler, ns-3's own default.
+ * The delays are drawn from 2000 values, so lane-heap's 16 lanes (one per recurring delay)
+ * rarely apply here: this measures the heaps, not the lanes (docs/performance.md).
  * Prints one JSON object: {"scheduler":..., "events":..., "population":..., "wall_s":...,
  * "events_per_s":...}
  */
 #include "ns3/core-module.h"
+#include "ns3/scenario-runner.h"
 
 #include <chrono>
 #include <cstdint>
@@ -44,10 +50,21 @@ main(int argc, char** argv)
     ns3::Time::SetResolution(ns3::Time::PS);
     const uint64_t events = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 3000000;
     const uint64_t population = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1000;
-    const std::string scheduler = argc > 3 ? argv[3] : "ns3::MapScheduler";
+    std::string scheduler = argc > 3 ? argv[3] : "ns3::MapScheduler";
+    if (const std::string type = ns3::SchedulerTypeName(scheduler); !type.empty())
+    {
+        scheduler = type; // an ai-fabric name
+    }
     if (events == 0 || population == 0 || population > events)
     {
         std::cerr << "usage: empty-events [EVENTS>0] [0<POPULATION<=EVENTS] [SCHEDULER]\n";
+        return 2;
+    }
+    ns3::TypeId tid;
+    if (!ns3::TypeId::LookupByNameFailSafe(scheduler, &tid)
+        || !tid.IsChildOf(ns3::Scheduler::GetTypeId()))
+    {
+        std::cerr << "empty-events: '" << scheduler << "' is not an ns-3 scheduler\n";
         return 2;
     }
     ns3::ObjectFactory factory;

@@ -251,7 +251,8 @@ TEST(Cli, EverySchedulerGivesIdenticalResults)
     const std::regex wall("\"wall_time_s\": [^,\n]*");
     std::string reference;
     std::string referenceFlows;
-    for (const std::string name : {"priority-queue", "map", "heap", "list", "calendar"})
+    for (const std::string name :
+         {"priority-queue", "map", "heap", "list", "calendar", "quad-heap", "lane-heap"})
     {
         const fs::path out = s / name;
         const Outcome o = Tool("run '" + scenario + "' --quiet --scheduler " + name + " --out '"
@@ -272,7 +273,7 @@ TEST(Cli, EverySchedulerGivesIdenticalResults)
     // The scenario key: the same results again.
     {
         std::ofstream yaml(s / "scenario.yaml");
-        yaml << "name: roce-incast-dcqcn\nseed: 1\nstop_time: 100ms\nscheduler: map\n"
+        yaml << "name: roce-incast-dcqcn\nseed: 1\nstop_time: 100ms\nscheduler: quad-heap\n"
              << "topology: '" << Src("topologies/single-switch-16-roce400.yaml") << "'\n"
              << "traffic: '" << Src("traffic/incast-8to1-sendrecv.yaml") << "'\n";
     }

@@ -107,9 +107,10 @@ Options for run:
              Time-series bin width, e.g. 10us, or 'auto' (default: the
              scenario's results: sample_interval, else automatic bins that
              double in width to stay between 256 and 512 bins).
-  --scheduler S  ns-3 event scheduler: priority-queue (default), map, heap,
-                 list or calendar; overrides the scenario's 'scheduler'. Results
-                 are identical with every scheduler, only speed differs.
+  --scheduler S  event scheduler: lane-heap (default) or quad-heap (ai-fabric's
+                 own), priority-queue, map, heap, list or calendar (ns-3's);
+                 overrides the scenario's 'scheduler'. Results are identical
+                 with every scheduler, only speed differs.
   --quiet    No progress bar and no table; errors are still printed.
   --progress Show the progress bar (simulated time, share of bytes delivered,
              wall time, time left) even when stderr is not a terminal; by
@@ -265,8 +266,8 @@ Run(const std::vector<std::string>& args)
                 const auto& names = ns3::SchedulerNames();
                 if (std::find(names.begin(), names.end(), v) == names.end())
                 {
-                    return UsageError("--scheduler takes map, heap, list, calendar or "
-                                      "priority-queue, not '"
+                    return UsageError("--scheduler takes lane-heap, quad-heap, "
+                                      "priority-queue, map, heap, list or calendar, not '"
                                       + v + "'");
                 }
                 scheduler = v;

@@ -1243,15 +1243,16 @@ RunSweep(const ScenarioSpec& spec, const RunOptions& options)
     return out;
 }
 
-// Measured on the demo and on 320- and 4096-GPU fabrics (docs/performance.md): the
-// binary heap of std::priority_queue is the fastest of ns-3's schedulers here.
-const char* const DEFAULT_SCHEDULER = "priority-queue";
+// Measured on perm-320, ring-64 and the 16-GPU training example (docs/performance.md): the
+// module's lane-heap (FIFO lanes for recurring delays over a small 4-ary heap) beats
+// quad-heap, which beats std::priority_queue's binary heap, the fastest of ns-3's own.
+const char* const DEFAULT_SCHEDULER = "lane-heap";
 
 const std::vector<std::string>&
 SchedulerNames()
 {
     static const std::vector<std::string> names
-        = {"map", "heap", "list", "calendar", "priority-queue"};
+        = {"map", "heap", "list", "calendar", "priority-queue", "quad-heap", "lane-heap"};
     return names;
 }
 
@@ -1277,6 +1278,14 @@ SchedulerTypeName(const std::string& name)
     if (name == "priority-queue")
     {
         return "ns3::PriorityQueueScheduler";
+    }
+    if (name == "quad-heap")
+    {
+        return "ns3::QuadHeapScheduler"; // contrib/ai-fabric/model/quad-heap-scheduler.h
+    }
+    if (name == "lane-heap")
+    {
+        return "ns3::LaneHeapScheduler"; // contrib/ai-fabric/model/lane-heap-scheduler.h
     }
     return "";
 }

@@ -115,8 +115,9 @@ SweepResults RunSweep(const ScenarioSpec& spec, const RunOptions& options);
 /**
  * \ingroup ai-fabric
  * \brief Names of the ns-3 event schedulers a run may use (`scheduler:`, `--scheduler`):
- * map, heap, list, calendar, priority-queue. Every one gives the same results (events run in
- * (time, insertion) order); only the speed differs (docs/performance.md).
+ * ns-3's map, heap, list, calendar, priority-queue and the module's own quad-heap
+ * (QuadHeapScheduler) and lane-heap (LaneHeapScheduler). Every one gives the same results
+ * (events run in (time, insertion) order); only the speed differs (docs/performance.md).
  * \return the names
  */
 const std::vector<std::string>& SchedulerNames();
