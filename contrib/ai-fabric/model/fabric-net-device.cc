@@ -145,6 +145,7 @@ FabricNetDevice::DoDispose()
 {
     m_node = nullptr;
     m_channel = nullptr;
+    m_peer = nullptr;
     m_lanes.clear();
     m_fabricRx = FabricReceiveCallback();
     m_pull = PullCallback();
@@ -496,11 +497,14 @@ FabricNetDevice::SetPaused(uint8_t priority, bool paused)
 void
 FabricNetDevice::ReturnCreditsToPeer(uint8_t priority, uint32_t bytes)
 {
-    // A flow-control update rides the reverse direction of the cable.
-    FabricNetDevice* peer = PeekPointer(m_channel->GetPeer(this));
-    peer->PushCreditReturn((Simulator::Now() + m_channel->GetDelay()).GetTimeStep(),
-                           priority,
-                           bytes);
+    // A flow-control update rides the reverse direction of the cable. The peer and the
+    // cable's delay are read from the channel once (both ends are attached by then).
+    if (m_peer == nullptr)
+    {
+        m_peer = PeekPointer(m_channel->GetPeer(this));
+        m_cableDelay = m_channel->GetDelay();
+    }
+    m_peer->PushCreditReturn((Simulator::Now() + m_cableDelay).GetTimeStep(), priority, bytes);
 }
 
 void

@@ -469,6 +469,8 @@ class FabricNetDevice : public NetDevice
 
     Ptr<Node> m_node;                     //!< owning node
     Ptr<FabricChannel> m_channel;         //!< attached channel
+    FabricNetDevice* m_peer{nullptr};     //!< the device at the cable's other end (lazy)
+    Time m_cableDelay;                    //!< the cable's delay (read with m_peer)
     uint32_t m_ifIndex{0};                //!< interface index
     uint32_t m_switchPort{0};             //!< index in the owning switch
     Mac48Address m_address;               //!< address (unused by fabric forwarding)
