@@ -109,6 +109,13 @@ class QuadHeap
      * \param word its word
      */
     void SiftUp(std::size_t hole, Key key, uintptr_t word);
+    /**
+     * \param k the keys (m_keys + KEY_OFFSET)
+     * \param c the first of four siblings
+     * \return the index of the smallest of them (3 branch-free comparisons; the slots after
+     *         the last entry hold NO_KEY, so a partial last group needs no bounds test)
+     */
+    static std::size_t MinOfFour(const Key* k, std::size_t c);
     /// Double the capacity (keeps every entry).
     void Grow();
 
@@ -202,6 +209,14 @@ QuadHeap::SiftUp(std::size_t hole, Key key, uintptr_t word)
     m_words[hole] = word;
 }
 
+inline std::size_t
+QuadHeap::MinOfFour(const Key* k, std::size_t c)
+{
+    const std::size_t a = k[c + 1] < k[c] ? c + 1 : c;
+    const std::size_t b = k[c + 3] < k[c + 2] ? c + 3 : c + 2;
+    return k[b] < k[a] ? b : a;
+}
+
 inline void
 QuadHeap::Push(Key key, uintptr_t word)
 {
@@ -218,13 +233,10 @@ QuadHeap::Replace(std::size_t hole, Key key, uintptr_t word)
     NS_ASSERT(hole < m_size);
     Key* const k = m_keys + KEY_OFFSET;
     const std::size_t n = m_size;
-    // Down to a leaf along the smallest children. The slots from n to the end of the
-    // last children's line hold NO_KEY, so a partial last group needs no bounds test.
+    // Down to a leaf along the smallest children.
     for (std::size_t c = 4 * hole + 1; c < n; c = 4 * hole + 1)
     {
-        const std::size_t a = k[c + 1] < k[c] ? c + 1 : c;
-        const std::size_t b = k[c + 3] < k[c + 2] ? c + 3 : c + 2;
-        const std::size_t m = k[b] < k[a] ? b : a;
+        const std::size_t m = MinOfFour(k, c);
         k[hole] = k[m];
         m_words[hole] = m_words[m];
         hole = m;
@@ -240,9 +252,7 @@ QuadHeap::IncreaseKey(std::size_t hole, Key key, uintptr_t word)
     const std::size_t n = m_size;
     for (std::size_t c = 4 * hole + 1; c < n; c = 4 * hole + 1)
     {
-        const std::size_t a = k[c + 1] < k[c] ? c + 1 : c;
-        const std::size_t b = k[c + 3] < k[c + 2] ? c + 3 : c + 2;
-        const std::size_t m = k[b] < k[a] ? b : a;
+        const std::size_t m = MinOfFour(k, c);
         if (!(k[m] < key))
         {
             break;
