@@ -4,6 +4,8 @@
  * The ai-fabric tool end to end, as a user runs it: exit statuses, messages,
  * files written (or not), and determinism across runs.
  */
+#include "tool-runner.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -15,64 +17,40 @@
 #include <sys/wait.h>
 #include <vector>
 
-#ifndef AI_FABRIC_SOURCE_DIR
-#    error "AI_FABRIC_SOURCE_DIR must name the repository root"
-#endif
-#ifndef AI_FABRIC_BINARY
-#    error "AI_FABRIC_BINARY must name the ai-fabric executable"
-#endif
-
 namespace fs = std::filesystem;
 
 namespace
 {
 
-struct Outcome
-{
-    int status{-1};
-    std::string out;
-    std::string err;
-};
+/// What one run of the tool did (tests/tool-runner.h).
+using Outcome = aifabrictest::ToolOutcome;
 
+/// \param p a file \return its content ("" if it cannot be read)
 std::string
 Slurp(const fs::path& p)
 {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    return aifabrictest::SlurpFile(p);
 }
 
-/// A fresh scratch directory per test.
+/// \param name the test's name \return a fresh, empty scratch directory
 fs::path
 Scratch(const std::string& name)
 {
-    const fs::path d = fs::temp_directory_path() / ("ai-fabric-cli-test-" + name);
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
+    return aifabrictest::FreshScratch("cli-test-" + name);
 }
 
-/// Run the tool with \p args (already shell-quoted), capturing stdout and stderr.
+/// Run the tool with \p args (already shell-quoted), capturing stdout and stderr in \p scratch.
 Outcome
 Tool(const std::string& args, const fs::path& scratch)
 {
-    const fs::path out = scratch / "stdout.txt";
-    const fs::path err = scratch / "stderr.txt";
-    const std::string cmd = std::string("'") + AI_FABRIC_BINARY + "' " + args + " >'" + out.string()
-                            + "' 2>'" + err.string() + "' </dev/null";
-    const int raw = std::system(cmd.c_str());
-    Outcome o;
-    o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    o.out = Slurp(out);
-    o.err = Slurp(err);
-    return o;
+    return aifabrictest::RunTool(args, scratch);
 }
 
+/// \param rel a path relative to the repository root \return the absolute path
 std::string
 Src(const std::string& rel)
 {
-    return std::string(AI_FABRIC_SOURCE_DIR) + "/" + rel;
+    return aifabrictest::SourcePath(rel);
 }
 
 } // namespace

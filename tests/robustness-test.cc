@@ -29,13 +29,6 @@
 #include <unistd.h>
 #include <vector>
 
-#ifndef AI_FABRIC_SOURCE_DIR
-#    error "AI_FABRIC_SOURCE_DIR must name the repository root"
-#endif
-#ifndef AI_FABRIC_BINARY
-#    error "AI_FABRIC_BINARY must name the ai-fabric executable"
-#endif
-
 namespace fs = std::filesystem;
 using namespace ns3;
 
@@ -279,18 +272,40 @@ TEST(Robustness, StopTimeListsOpenMessages)
     EXPECT_TRUE(r.violations.empty()) << r.violations.front();
 }
 
+namespace
+{
+
+/// Start `ai-fabric run` on the long scenario (it runs for seconds), results into \p out.
+pid_t
+SpawnLongRun(const fs::path& out, const fs::path& scratch)
+{
+    return Spawn({"run",
+                  aifabrictest::SourcePath("tests/scenarios/long-run.yaml"),
+                  "--out",
+                  out.string(),
+                  "--quiet"},
+                 scratch);
+}
+
+/// No half-written result: no temporary file is left in \p out.
+void
+ExpectNoTemporaryFiles(const fs::path& out)
+{
+    for (const auto& e : fs::directory_iterator(out))
+    {
+        EXPECT_NE(e.path().extension(), ".tmp") << e.path();
+    }
+}
+
+} // namespace
+
 /// SIGTERM during a long run: it stops, writes summary.json with complete: false and
 /// interrupted: true, leaves no temporary file, and exits 143 (128 + SIGTERM).
 TEST(Robustness, SigtermWritesPartialResults)
 {
     const fs::path s = Scratch("sigterm");
     const fs::path out = s / "out";
-    const pid_t pid = Spawn({"run",
-                             aifabrictest::SourcePath("tests/scenarios/long-run.yaml"),
-                             "--out",
-                             out.string(),
-                             "--quiet"},
-                            s);
+    const pid_t pid = SpawnLongRun(out, s);
     std::this_thread::sleep_for(std::chrono::milliseconds(1500)); // past the YAML reading
     kill(pid, SIGTERM);
     EXPECT_EQ(Wait(pid), 128 + SIGTERM) << aifabrictest::SlurpFile(s / "stderr.txt");
@@ -298,10 +313,7 @@ TEST(Robustness, SigtermWritesPartialResults)
     EXPECT_NE(summary.find("\"complete\": false"), std::string::npos);
     EXPECT_NE(summary.find("\"interrupted\": true"), std::string::npos);
     EXPECT_NE(summary.find("\"stop_reason\": \"interrupted\""), std::string::npos);
-    for (const auto& e : fs::directory_iterator(out))
-    {
-        EXPECT_NE(e.path().extension(), ".tmp") << e.path();
-    }
+    ExpectNoTemporaryFiles(out);
     EXPECT_NE(aifabrictest::SlurpFile(s / "stderr.txt").find("interrupted"), std::string::npos);
 }
 
@@ -310,22 +322,14 @@ TEST(Robustness, SecondSignalExitsAtOnce)
 {
     const fs::path s = Scratch("sigterm2");
     const fs::path out = s / "out";
-    const pid_t pid = Spawn({"run",
-                             aifabrictest::SourcePath("tests/scenarios/long-run.yaml"),
-                             "--out",
-                             out.string(),
-                             "--quiet"},
-                            s);
+    const pid_t pid = SpawnLongRun(out, s);
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));
     kill(pid, SIGINT);
     kill(pid, SIGINT);
     EXPECT_EQ(Wait(pid), 128 + SIGINT);
     if (fs::exists(out))
     {
-        for (const auto& e : fs::directory_iterator(out))
-        {
-            EXPECT_NE(e.path().extension(), ".tmp") << e.path();
-        }
+        ExpectNoTemporaryFiles(out);
     }
 }
 

@@ -370,6 +370,21 @@ HaveTshark()
     return std::system("command -v tshark >/dev/null 2>&1") == 0;
 }
 
+/// Skip when tshark is missing, but fail under CI (scripts/setup installs it there), so that
+/// the capture tests cannot pass by not running.
+#define REQUIRE_TSHARK()                                                                \
+    do                                                                                  \
+    {                                                                                   \
+        if (!HaveTshark())                                                              \
+        {                                                                               \
+            if (std::getenv("CI"))                                                      \
+            {                                                                           \
+                FAIL() << "tshark is missing but CI is set: scripts/setup installs it"; \
+            }                                                                           \
+            GTEST_SKIP() << "tshark is not installed (scripts/setup installs it)";      \
+        }                                                                               \
+    } while (false)
+
 /// Run \p s and write its first capture to a temporary file; return its path.
 fs::path
 CaptureToFile(const ScenarioSpec& s, const std::string& name, RunResults& r)
@@ -391,10 +406,7 @@ CaptureToFile(const ScenarioSpec& s, const std::string& name, RunResults& r)
 /// to 4791; the snap length cuts the frames (caplen < len).
 TEST(PacketCapture, TsharkDecodesRoceV2)
 {
-    if (!HaveTshark())
-    {
-        GTEST_SKIP() << "tshark is not installed (scripts/setup installs it)";
-    }
+    REQUIRE_TSHARK();
     ScenarioSpec s = OneSwitch(*FindLinkProfile("roce-400g"), 2);
     s.attribution = "off";
     AddSendRecv(s, {Transfer{1, 0, 10000}}); // 3 packets: 4096 + 4096 + 1808
@@ -428,10 +440,7 @@ TEST(PacketCapture, TsharkDecodesRoceV2)
 /// A full-size RoCEv2 frame decodes without errors (ICRC in place, lengths consistent).
 TEST(PacketCapture, FullRoceFrameIsWellFormed)
 {
-    if (!HaveTshark())
-    {
-        GTEST_SKIP() << "tshark is not installed (scripts/setup installs it)";
-    }
+    REQUIRE_TSHARK();
     ScenarioSpec s = OneSwitch(*FindLinkProfile("roce-400g"), 2);
     AddSendRecv(s, {Transfer{1, 0, 6000}});
     s.capturePorts = {"gpu1->switch0"};
@@ -452,10 +461,7 @@ TEST(PacketCapture, FullRoceFrameIsWellFormed)
 /// decodes LRH (VL, SL, LIDs) and BTH.
 TEST(PacketCapture, TsharkDecodesInfiniband)
 {
-    if (!HaveTshark())
-    {
-        GTEST_SKIP() << "tshark is not installed (scripts/setup installs it)";
-    }
+    REQUIRE_TSHARK();
     ScenarioSpec s = OneSwitch(*FindLinkProfile("ib-ndr"), 3);
     AddSendRecv(s, {Transfer{2, 1, 4096}});
     s.capturePorts = {"switch0->gpu1"};
@@ -589,10 +595,7 @@ EthernetPcap(const std::vector<std::string>& frames)
 /// error) and RoCEv2 CNP, addressed to the data sender's queue pair.
 TEST(PacketCapture, TsharkDecodesControlPackets)
 {
-    if (!HaveTshark())
-    {
-        GTEST_SKIP() << "tshark is not installed (scripts/setup installs it)";
-    }
+    REQUIRE_TSHARK();
     FabricHeader h;
     h.m_src = 0; // the data's receiver answers GPU 5 on its queue pair 2
     h.m_dst = 5;
@@ -662,19 +665,20 @@ TEST(PacketCapture, CliOptionsAndErrors)
     fs::remove_all(dir);
     fs::create_directories(dir);
     const std::string scenario = (dir / "s.yaml").string();
-    {
-        std::ofstream y(scenario);
-        y << "name: cap\n"
-             "topology:\n"
-             "  kind: single-switch\n"
-             "  gpus: 3\n"
-             "  link: {profile: roce-400g}\n"
-             "traffic:\n"
-             "  collectives:\n"
-             "    - {name: a, op: all-reduce, algorithm: ring, size: 96KiB}\n"
-             "capture:\n"
-             "  ports: [gpu0->switch0, switch0->gpu9]\n";
-    }
+    // A 3-GPU RoCE all-reduce with the given capture: section.
+    auto writeScenario = [&scenario](const std::string& capture) {
+        std::ofstream(scenario) << "name: cap\n"
+                                   "topology:\n"
+                                   "  kind: single-switch\n"
+                                   "  gpus: 3\n"
+                                   "  link: {profile: roce-400g}\n"
+                                   "traffic:\n"
+                                   "  collectives:\n"
+                                   "    - {name: a, op: all-reduce, algorithm: ring, size: 96KiB}\n"
+                                   "capture:\n"
+                                << capture;
+    };
+    writeScenario("  ports: [gpu0->switch0, switch0->gpu9]\n");
     const fs::path out = dir / "out";
     ToolOutcome o = RunTool("run '" + scenario + "' --out '" + out.string() + "' --quiet", dir);
     EXPECT_EQ(o.status, 2) << o.err;
@@ -684,20 +688,8 @@ TEST(PacketCapture, CliOptionsAndErrors)
         << o.err;
     EXPECT_FALSE(fs::exists(out));
 
-    {
-        std::ofstream y(scenario);
-        y << "name: cap\n"
-             "topology:\n"
-             "  kind: single-switch\n"
-             "  gpus: 3\n"
-             "  link: {profile: roce-400g}\n"
-             "traffic:\n"
-             "  collectives:\n"
-             "    - {name: a, op: all-reduce, algorithm: ring, size: 96KiB}\n"
-             "capture:\n"
-             "  ports: [gpu0->switch0]\n"
-             "  max_packets: 5\n";
-    }
+    writeScenario("  ports: [gpu0->switch0]\n"
+                  "  max_packets: 5\n");
     o = RunTool("run '" + scenario + "' --out '" + out.string() + "' --quiet --pcap 'gpu1>sw'",
                 dir);
     EXPECT_EQ(o.status, 2);

@@ -159,38 +159,25 @@ RunForked(std::vector<Job>& jobs, unsigned workers, const std::function<void(con
             running[pid] = Child{next, fds[0]};
             ++next;
         }
-        // Drain the first child that finishes (read before wait: the pipe may be full).
+        // Drain the first child that has finished or, when none has, the oldest one (read
+        // before wait: the pipe may be full).
         int status = 0;
         const pid_t pid = waitpid(-1, &status, WNOHANG);
-        if (pid <= 0)
+        auto it = running.begin();
+        if (pid > 0)
         {
-            // Nobody has finished yet: block reading the oldest child's pipe.
-            auto it = running.begin();
-            const std::string text = ReadAll(it->second.fd);
-            close(it->second.fd);
-            waitpid(it->first, &status, 0);
-            Job& job = jobs[it->second.job];
-            running.erase(it);
-            if (text.rfind("error\t", 0) == 0)
+            it = running.find(pid);
+            if (it == running.end())
             {
-                job.error = text.substr(6, text.size() - 7);
+                continue;
             }
-            else if (!ns3::ParseValidationOutcome(text, job.outcome))
-            {
-                throw std::runtime_error("validation worker for case '" + job.c->name
-                                         + "' failed: " + text);
-            }
-            job.done = true;
-            report(job);
-            continue;
-        }
-        auto it = running.find(pid);
-        if (it == running.end())
-        {
-            continue;
         }
         const std::string text = ReadAll(it->second.fd);
         close(it->second.fd);
+        if (pid <= 0)
+        {
+            waitpid(it->first, &status, 0);
+        }
         Job& job = jobs[it->second.job];
         running.erase(it);
         if (text.rfind("error\t", 0) == 0)
