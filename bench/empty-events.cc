@@ -15,8 +15,9 @@
  * Prints one JSON object: {"scheduler":..., "events":..., "population":..., "wall_s":...,
  * "events_per_s":...}
  */
+#include "run/scenario-runner.h"
+
 #include "ns3/core-module.h"
-#include "ns3/scenario-runner.h"
 
 #include <chrono>
 #include <cstdint>

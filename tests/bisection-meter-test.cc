@@ -4,11 +4,12 @@
  * Bisection achieved: traffic across the topology analyzer's cut, beside the
  * cut's capacity (helper/bisection-meter).
  */
+#include "config/scenario-spec.h"
+#include "run/scenario-runner.h"
+
 #include "ns3/bisection-meter.h"
 #include "ns3/fabric-graph.h"
 #include "ns3/link-profile.h"
-#include "ns3/scenario-runner.h"
-#include "ns3/scenario-spec.h"
 
 #include <gtest/gtest.h>
 

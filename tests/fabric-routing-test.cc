@@ -5,13 +5,14 @@
  * runs a ring all-reduce to completion; NVLink inside servers; PXN relay on
  * rail-only fabrics.
  */
+#include "config/scenario-spec.h"
+#include "run/scenario-runner.h"
+
 #include "ns3/fabric-builder.h"
 #include "ns3/fabric-graph.h"
 #include "ns3/fabric-header.h"
 #include "ns3/link-profile.h"
 #include "ns3/packet.h"
-#include "ns3/scenario-runner.h"
-#include "ns3/scenario-spec.h"
 #include "ns3/simulator.h"
 
 #include <gtest/gtest.h>

@@ -6,15 +6,15 @@
  * full fidelity; only the granularity of queues and arrivals is coarser (a store-and-forward
  * hop holds a whole cell).
  */
+#include "config/yaml-scenario-reader.h"
+#include "run/scenario-runner.h"
 #include "tool-runner.h"
 
 #include "ns3/fabric-header.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/link-profile.h"
-#include "ns3/scenario-runner.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-#include "ns3/yaml-scenario-reader.h"
 
 #include <cstdint>
 #include <fstream>

@@ -4,13 +4,14 @@
  * Flow control and forwarding: incast on credit-based InfiniBand and on
  * PFC-protected RoCE-like links, and multi-path forwarding on a leaf-spine.
  */
+#include "config/scenario-spec.h"
+
 #include "ns3/fabric-builder.h"
 #include "ns3/fabric-graph.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/link-profile.h"
 #include "ns3/rdma-transport.h"
-#include "ns3/scenario-spec.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>

@@ -4,6 +4,11 @@
  * Metrics of a run: ideal FCT and slowdown, tail percentiles and the straggler
  * figure, per-port counters and tier classes, the time series, the report.
  */
+#include "config/scenario-spec.h"
+#include "config/yaml-scenario-reader.h"
+#include "output/report-writer.h"
+#include "output/results-writer.h"
+#include "run/scenario-runner.h"
 #include "test-fabrics.h"
 #include "tool-runner.h"
 
@@ -12,11 +17,6 @@
 #include "ns3/fabric-stats.h"
 #include "ns3/link-profile.h"
 #include "ns3/port-metrics.h"
-#include "ns3/report-writer.h"
-#include "ns3/results-writer.h"
-#include "ns3/scenario-runner.h"
-#include "ns3/scenario-spec.h"
-#include "ns3/yaml-scenario-reader.h"
 
 #include <cmath>
 #include <filesystem>

@@ -4,6 +4,8 @@
  * The packet path: NIC -> link -> switch -> link -> NIC, against the
  * store-and-forward formula computed independently here.
  */
+#include "config/scenario-spec.h"
+
 #include "ns3/analytic-model.h"
 #include "ns3/fabric-builder.h"
 #include "ns3/fabric-graph.h"
@@ -11,7 +13,6 @@
 #include "ns3/fabric-switch.h"
 #include "ns3/link-profile.h"
 #include "ns3/rdma-transport.h"
-#include "ns3/scenario-spec.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>

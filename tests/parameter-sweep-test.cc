@@ -5,14 +5,14 @@
  * files (errors located in the sweep file), the jobs limit of the point runner; and the
  * progress bar's pure functions.
  */
+#include "config/scenario-spec.h"
+#include "config/yaml-scenario-reader.h"
+#include "run/progress-bar.h"
+#include "sweep/parameter-sweep.h"
 #include "tool-runner.h"
 
 #include "ns3/nstime.h"
-#include "ns3/parameter-sweep.h"
-#include "ns3/progress-bar.h"
-#include "ns3/scenario-spec.h"
 #include "ns3/spec-error.h"
-#include "ns3/yaml-scenario-reader.h"
 
 #include <filesystem>
 #include <fstream>

@@ -3,11 +3,11 @@
  *
  * The permutation op: a seeded random derangement, one transfer per rank.
  */
+#include "run/scenario-runner.h"
 #include "test-fabrics.h"
 
 #include "ns3/direct-collective.h"
 #include "ns3/rng-seed-manager.h"
-#include "ns3/scenario-runner.h"
 #include "ns3/spec-error.h"
 
 #include <gtest/gtest.h>

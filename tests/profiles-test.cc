@@ -6,6 +6,8 @@
  * and a single long flow that runs at exactly rate x payload / wire bytes on
  * every preset. Also the 'ai-fabric profiles' command.
  */
+#include "config/scenario-spec.h"
+
 #include "ns3/config.h"
 #include "ns3/fabric-builder.h"
 #include "ns3/fabric-graph.h"
@@ -14,7 +16,6 @@
 #include "ns3/link-profile.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-transport.h"
-#include "ns3/scenario-spec.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>

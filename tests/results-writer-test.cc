@@ -7,9 +7,10 @@
  * GoogleTest cases for the JSON writer, the sample statistics and the results
  * writers (summary.json, flows.csv, the human table).
  */
+#include "output/json-writer.h"
+#include "output/results-writer.h"
+
 #include "ns3/fabric-stats.h"
-#include "ns3/json-writer.h"
-#include "ns3/results-writer.h"
 #include "ns3/run-results.h"
 
 #include <algorithm>

@@ -4,12 +4,12 @@
  * Ring collectives end to end: exact bytes per rank, time against the
  * alpha-beta formulas F1/F2 (MISSION.md), and determinism.
  */
+#include "output/results-writer.h"
+#include "run/scenario-runner.h"
 #include "test-fabrics.h"
 
 #include "ns3/collective-algorithm.h"
 #include "ns3/config.h"
-#include "ns3/results-writer.h"
-#include "ns3/scenario-runner.h"
 #include "ns3/simulator.h"
 #include "ns3/workload.h"
 

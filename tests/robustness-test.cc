@@ -7,14 +7,14 @@
  * memory estimate (refusal, and within 2x of the measured peak).
  */
 
+#include "config/yaml-scenario-reader.h"
+#include "run/run-checks.h"
+#include "run/scenario-runner.h"
 #include "tool-runner.h"
 
 #include "ns3/collective-algorithm.h"
 #include "ns3/collective-bytes.h"
-#include "ns3/run-checks.h"
-#include "ns3/scenario-runner.h"
 #include "ns3/workload.h"
-#include "ns3/yaml-scenario-reader.h"
 
 #include <chrono>
 #include <csignal>

@@ -5,9 +5,10 @@
  * objects (routing tables verified: every GPU pair reachable, no loop) and
  * runs a small ring all-reduce over all its GPUs to completion.
  */
+#include "config/yaml-scenario-reader.h"
+#include "run/scenario-runner.h"
+
 #include "ns3/fabric-graph.h"
-#include "ns3/scenario-runner.h"
-#include "ns3/yaml-scenario-reader.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>

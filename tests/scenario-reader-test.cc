@@ -12,6 +12,9 @@
  * landing in ScenarioSpec and CollectiveSpec.
  */
 
+#include "config/yaml-scenario-reader.h"
+#include "run/scenario-runner.h"
+
 #include "ns3/collective-algorithm.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
@@ -20,14 +23,12 @@
 #include "ns3/link-profile.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
-#include "ns3/scenario-runner.h"
 #include "ns3/spec-error.h"
 #include "ns3/string.h"
 #include "ns3/training-workload.h"
 #include "ns3/uinteger.h"
 #include "ns3/units.h"
 #include "ns3/workload.h"
-#include "ns3/yaml-scenario-reader.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -5,13 +5,14 @@
  * PriorityQueueScheduler: the same events in the same order on long random
  * operation sequences, and byte-identical results on real scenarios.
  */
+#include "config/yaml-scenario-reader.h"
+#include "output/results-writer.h"
+#include "run/scenario-runner.h"
+
 #include "ns3/lane-heap-scheduler.h"
 #include "ns3/object-factory.h"
 #include "ns3/priority-queue-scheduler.h"
 #include "ns3/quad-heap-scheduler.h"
-#include "ns3/results-writer.h"
-#include "ns3/scenario-runner.h"
-#include "ns3/yaml-scenario-reader.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>

@@ -4,14 +4,15 @@
  * Straggler attribution (StragglerLedger, GatherStragglers) and packet capture
  * (PacketCapture, decoded by tshark).
  */
+#include "config/scenario-spec.h"
+#include "config/yaml-scenario-reader.h"
+#include "output/straggler-report.h"
+#include "run/pcap-capture.h"
+#include "run/scenario-runner.h"
+
 #include "ns3/fabric-header.h"
 #include "ns3/link-profile.h"
-#include "ns3/pcap-capture.h"
-#include "ns3/scenario-runner.h"
-#include "ns3/scenario-spec.h"
 #include "ns3/spec-error.h"
-#include "ns3/straggler-report.h"
-#include "ns3/yaml-scenario-reader.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -4,11 +4,11 @@
  * nccl-tests-style sweeps: one independent simulation per size, the table's
  * columns and their agreement with the alpha-beta model.
  */
+#include "config/scenario-spec.h"
+#include "output/results-writer.h"
+#include "run/scenario-runner.h"
 #include "test-fabrics.h"
 
-#include "ns3/results-writer.h"
-#include "ns3/scenario-runner.h"
-#include "ns3/scenario-spec.h"
 #include "ns3/spec-error.h"
 
 #include <cstdio>

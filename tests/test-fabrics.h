@@ -6,8 +6,9 @@
 #ifndef AI_FABRIC_TEST_FABRICS_H
 #define AI_FABRIC_TEST_FABRICS_H
 
+#include "config/scenario-spec.h"
+
 #include "ns3/link-profile.h"
-#include "ns3/scenario-spec.h"
 
 #include <string>
 

@@ -5,11 +5,13 @@
  * counts against the closed forms of FACTS.md section 1, bisection formula against
  * max-flow, reachability on every generator, and the errors of bad configurations.
  */
+#include "config/scenario-spec.h"
+#include "output/topology-report-writer.h"
+
 #include "ns3/fabric-builder.h"
 #include "ns3/fabric-graph.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/link-profile.h"
-#include "ns3/scenario-spec.h"
 #include "ns3/simulator.h"
 #include "ns3/spec-error.h"
 #include "ns3/topology-analyzer.h"

@@ -6,11 +6,11 @@
  * iterations, collectives beside a job. (How long gathering the results of a
  * 512-GPU job takes is a benchmark figure, not a test.)
  */
+#include "config/scenario-spec.h"
+#include "output/results-writer.h"
+#include "run/scenario-runner.h"
 #include "test-fabrics.h"
 
-#include "ns3/results-writer.h"
-#include "ns3/scenario-runner.h"
-#include "ns3/scenario-spec.h"
 #include "ns3/spec-error.h"
 
 #include <algorithm>

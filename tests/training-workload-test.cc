@@ -6,6 +6,8 @@
  * DP bucket overlap (F13), MoE all-to-all bytes, capacity drops and placement
  * (F14, C2), determinism, validation and build speed.
  */
+#include "config/scenario-spec.h"
+
 #include "ns3/config.h"
 #include "ns3/expert-placement.h"
 #include "ns3/fabric-builder.h"
@@ -14,7 +16,6 @@
 #include "ns3/locality-domains.h"
 #include "ns3/moe-routing.h"
 #include "ns3/rng-seed-manager.h"
-#include "ns3/scenario-spec.h"
 #include "ns3/simulator.h"
 #include "ns3/training-workload.h"
 #include "ns3/workload-runner.h"

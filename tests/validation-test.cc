@@ -11,9 +11,9 @@
  */
 
 #include "tool-runner.h"
+#include "validation/validation-suite.h"
 
 #include "ns3/spec-error.h"
-#include "ns3/validation-suite.h"
 
 #include <cmath>
 #include <cstdlib>

@@ -8,8 +8,9 @@
  * run with scripts/fuzz. docs/robustness.md, "Fuzzing".
  */
 
+#include "config/yaml-scenario-reader.h"
+
 #include "ns3/spec-error.h"
-#include "ns3/yaml-scenario-reader.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -17,23 +17,24 @@
  * given and the plots could not be drawn (results are written).
  */
 
+#include "config/yaml-scenario-reader.h"
+#include "output/report-writer.h"
+#include "output/results-writer.h"
+#include "output/straggler-report.h"
+#include "output/topology-report-writer.h"
+#include "run/pcap-capture.h"
+#include "run/run-checks.h"
+#include "run/run-outputs.h"
+#include "run/scenario-runner.h"
 #include "sweep-command.h"
 #include "validate-command.h"
 
 #include "ns3/fabric-graph.h"
 #include "ns3/link-profile.h"
 #include "ns3/nstime.h"
-#include "ns3/pcap-capture.h"
-#include "ns3/report-writer.h"
-#include "ns3/results-writer.h"
-#include "ns3/run-checks.h"
-#include "ns3/run-outputs.h"
-#include "ns3/scenario-runner.h"
 #include "ns3/spec-error.h"
-#include "ns3/straggler-report.h"
 #include "ns3/topology-analyzer.h"
 #include "ns3/units.h"
-#include "ns3/yaml-scenario-reader.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -6,7 +6,7 @@
  */
 #include "sweep-command.h"
 
-#include "ns3/parameter-sweep.h"
+#include "sweep/parameter-sweep.h"
 
 #include <cerrno>
 #include <climits>

@@ -11,10 +11,11 @@
 
 #include "validate-command.h"
 
-#include "ns3/atomic-file.h"
-#include "ns3/results-writer.h"
+#include "output/atomic-file.h"
+#include "output/results-writer.h"
+#include "validation/validation-suite.h"
+
 #include "ns3/spec-error.h"
-#include "ns3/validation-suite.h"
 
 #include <chrono>
 #include <csignal>

@@ -1,0 +1,94 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AI_FABRIC_FABRIC_BUILDER_H
+#define AI_FABRIC_FABRIC_BUILDER_H
+
+#include "ns3/fabric-channel.h"
+#include "ns3/fabric-net-device.h"
+#include "ns3/fabric-switch.h"
+#include "ns3/node-container.h"
+#include "ns3/ptr.h"
+#include "ns3/rdma-congestion-control.h"
+#include "ns3/rdma-transport.h"
+#include "ns3/spec-error.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+class FabricGraph;
+
+/**
+ * \ingroup ai-fabric
+ * \brief The ns-3 objects of a built fabric, indexed like its FabricGraph.
+ */
+struct Fabric
+{
+    NodeContainer nodes;                        //!< one ns-3 Node per graph node, same order
+    std::vector<Ptr<RdmaTransport>> transports; //!< per GPU index
+    std::vector<Ptr<FabricSwitch>> switches;    //!< per graph node; null for GPUs
+    std::vector<Ptr<FabricNetDevice>> devicesA; //!< per graph link: the device at end a
+    std::vector<Ptr<FabricNetDevice>> devicesB; //!< per graph link: the device at end b
+    std::vector<Ptr<FabricChannel>> channels;   //!< per graph link
+
+    /// \return packets transmitted by all devices (packet-hops)
+    uint64_t GetPacketHops() const;
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief How to build a fabric, beyond what its graph says.
+ */
+struct FabricBuildOptions
+{
+    FabricSwitch::Forwarding forwarding{FabricSwitch::ECMP}; //!< choice among equal-cost ports
+    int64_t stream{0}; //!< first ns-3 random stream index for the fabric's random choices
+    /// Transport reliability: "auto" (go-back-n if any link is lossy, else none),
+    /// "none" or "go-back-n".
+    std::string reliability{"auto"};
+    /// Congestion-control prototype forked per queue pair (e.g. a configured
+    /// ns3::Dcqcn); null: none (line rate).
+    Ptr<RdmaCongestionControl> congestionControl;
+    /// Further RdmaTransport attributes (name, value as an ns-3 string).
+    std::vector<std::pair<std::string, std::string>> transportAttributes;
+    /// Path choice between groups (Dragonfly+): minimal, Valiant or UGAL.
+    FabricSwitch::PathMode pathMode{FabricSwitch::MINIMAL};
+    /// Fidelity knob (`fidelity: {cell_packets}`): one simulated packet carries up to this
+    /// many MTU packets' payload, with all their wire bytes; 1 (the default) is full fidelity.
+    uint32_t cellPackets{1};
+    SpecLocation cellPacketsWhere; //!< where the knob was set, for errors
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief Turns a FabricGraph into ns-3 Nodes, FabricNetDevices, FabricChannels,
+ * FabricSwitches (with routing tables) and RdmaTransports.
+ *
+ * Routing: for every destination GPU, each switch's equal-cost next hops are
+ * the neighbours one hop closer to it on shortest paths that transit only
+ * switches (up/down in a tree). The builder checks that every GPU reaches
+ * every other GPU and reports an unreachable pair as a SpecError.
+ */
+class FabricBuilder
+{
+  public:
+    /**
+     * \param graph the fabric
+     * \param where location of the topology, for errors
+     * \param options forwarding mode and random streams
+     * \return the built fabric
+     * \throws SpecError if some GPU cannot reach another
+     */
+    static Fabric Build(const FabricGraph& graph,
+                        const SpecLocation& where,
+                        const FabricBuildOptions& options = FabricBuildOptions());
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_FABRIC_BUILDER_H */

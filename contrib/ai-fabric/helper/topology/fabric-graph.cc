@@ -1,0 +1,360 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-graph.h"
+
+#include "ns3/abort.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/spec-error.h"
+#include "ns3/topology-spec.h"
+
+#include <deque>
+
+namespace ns3
+{
+
+uint32_t
+FabricGraph::AddProfile(const LinkProfile& profile)
+{
+    m_profiles.push_back(profile);
+    return m_profiles.size() - 1;
+}
+
+uint32_t
+FabricGraph::AddGpu(const std::string& name)
+{
+    m_nodes.push_back(
+        Node{NodeKind::GPU, name, 0, static_cast<uint32_t>(m_gpuNodes.size()), NONE, NONE, NONE});
+    m_adjacency.emplace_back();
+    m_gpuNodes.push_back(m_nodes.size() - 1);
+    return m_nodes.size() - 1;
+}
+
+uint32_t
+FabricGraph::AddSwitch(const std::string& name, uint32_t tier)
+{
+    m_nodes.push_back(Node{NodeKind::SWITCH, name, tier, UINT32_MAX, NONE, NONE, NONE});
+    m_adjacency.emplace_back();
+    ++m_switches;
+    return m_nodes.size() - 1;
+}
+
+uint32_t
+FabricGraph::AddNic(const std::string& name)
+{
+    m_nodes.push_back(Node{NodeKind::NIC, name, 0, UINT32_MAX, NONE, NONE, NONE});
+    m_adjacency.emplace_back();
+    ++m_nics;
+    return m_nodes.size() - 1;
+}
+
+uint32_t
+FabricGraph::GetNicCount() const
+{
+    return m_nics;
+}
+
+bool
+FabricGraph::IsTransit(uint32_t node) const
+{
+    return m_nodes[node].kind != NodeKind::GPU;
+}
+
+uint32_t
+FabricGraph::AddLink(uint32_t a, uint32_t b, uint32_t profile)
+{
+    return AddLink(a, b, profile, LinkKind::FABRIC);
+}
+
+uint32_t
+FabricGraph::AddLink(uint32_t a, uint32_t b, uint32_t profile, LinkKind kind)
+{
+    NS_ABORT_MSG_IF(a >= m_nodes.size() || b >= m_nodes.size() || a == b, "bad link");
+    NS_ABORT_MSG_IF(profile >= m_profiles.size(), "bad link profile");
+    m_links.push_back(Link{a, b, profile, kind});
+    const uint32_t id = m_links.size() - 1;
+    m_adjacency[a].push_back(Adjacency{id, b});
+    m_adjacency[b].push_back(Adjacency{id, a});
+    return id;
+}
+
+void
+FabricGraph::SetPlacement(uint32_t node, uint32_t server, uint32_t rail, uint32_t group)
+{
+    NS_ABORT_MSG_IF(node >= m_nodes.size(), "bad node");
+    Node& n = m_nodes[node];
+    if (n.kind == NodeKind::GPU && n.server != NONE && n.rail != NONE)
+    {
+        m_gpuAt.erase({n.server, n.rail});
+    }
+    n.server = server;
+    n.rail = rail;
+    n.group = group;
+    if (n.kind == NodeKind::GPU && server != NONE && rail != NONE)
+    {
+        m_gpuAt[{server, rail}] = n.gpu;
+    }
+}
+
+void
+FabricGraph::SetTierName(uint32_t tier, const std::string& name)
+{
+    m_tierNames[tier] = name;
+}
+
+std::string
+FabricGraph::GetTierName(uint32_t tier) const
+{
+    const auto it = m_tierNames.find(tier);
+    return it != m_tierNames.end() ? it->second : "tier" + std::to_string(tier);
+}
+
+uint32_t
+FabricGraph::FindGpu(uint32_t server, uint32_t rail) const
+{
+    const auto it = m_gpuAt.find({server, rail});
+    return it != m_gpuAt.end() ? it->second : NONE;
+}
+
+uint32_t
+FabricGraph::GetGpuNicLink(uint32_t gpu) const
+{
+    for (const Adjacency& adj : m_adjacency[GetGpuNode(gpu)])
+    {
+        if (m_links[adj.link].kind != LinkKind::NVLINK)
+        {
+            return adj.link;
+        }
+    }
+    return NONE;
+}
+
+const std::vector<FabricGraph::Node>&
+FabricGraph::GetNodes() const
+{
+    return m_nodes;
+}
+
+const std::vector<FabricGraph::Link>&
+FabricGraph::GetLinks() const
+{
+    return m_links;
+}
+
+const std::vector<LinkProfile>&
+FabricGraph::GetProfiles() const
+{
+    return m_profiles;
+}
+
+const std::vector<FabricGraph::Adjacency>&
+FabricGraph::GetAdjacency(uint32_t node) const
+{
+    return m_adjacency[node];
+}
+
+uint32_t
+FabricGraph::GetGpuCount() const
+{
+    return m_gpuNodes.size();
+}
+
+uint32_t
+FabricGraph::GetSwitchCount() const
+{
+    return m_switches;
+}
+
+uint32_t
+FabricGraph::GetGpuNode(uint32_t gpu) const
+{
+    return m_gpuNodes.at(gpu);
+}
+
+std::vector<uint32_t>
+FabricGraph::Distances(uint32_t target, bool gpusRelay) const
+{
+    std::vector<uint32_t> dist(m_nodes.size(), UINT32_MAX);
+    std::deque<uint32_t> frontier;
+    dist[target] = 0;
+    frontier.push_back(target);
+    while (!frontier.empty())
+    {
+        const uint32_t n = frontier.front();
+        frontier.pop_front();
+        // A GPU is an endpoint, not a transit node (except the target itself),
+        // unless GPUs relay.
+        if (!gpusRelay && n != target && !IsTransit(n))
+        {
+            continue;
+        }
+        for (const Adjacency& adj : m_adjacency[n])
+        {
+            if (dist[adj.peer] == UINT32_MAX)
+            {
+                dist[adj.peer] = dist[n] + 1;
+                frontier.push_back(adj.peer);
+            }
+        }
+    }
+    return dist;
+}
+
+std::vector<uint32_t>
+FabricGraph::DistancesTo(uint32_t target) const
+{
+    return Distances(target, false);
+}
+
+std::vector<uint32_t>
+FabricGraph::RelayDistancesTo(uint32_t target) const
+{
+    return Distances(target, true);
+}
+
+void
+FabricGraph::SetGpuRelay(bool relay)
+{
+    m_gpuRelay = relay;
+}
+
+bool
+FabricGraph::GetGpuRelay() const
+{
+    return m_gpuRelay;
+}
+
+std::vector<uint32_t>
+FabricGraph::RouteDistancesTo(uint32_t target) const
+{
+    return m_gpuRelay ? RelayDistancesTo(target) : DistancesTo(target);
+}
+
+void
+FabricGraph::NextHops(uint32_t node,
+                      uint32_t target,
+                      const std::vector<uint32_t>& dist,
+                      std::vector<uint32_t>& out) const
+{
+    out.clear();
+    if (node == target || dist[node] == UINT32_MAX)
+    {
+        return;
+    }
+    const auto& adj = m_adjacency[node];
+    bool anyNvlink = false;
+    bool anyOther = false;
+    for (uint32_t k = 0; k < adj.size(); ++k)
+    {
+        const uint32_t peer = adj[k].peer;
+        const bool carries = peer == target || IsTransit(peer)
+                             || (m_gpuRelay && m_nodes[peer].kind == NodeKind::GPU);
+        if (carries && dist[peer] != UINT32_MAX && dist[peer] + 1 == dist[node])
+        {
+            out.push_back(k);
+            (m_links[adj[k].link].kind == LinkKind::NVLINK ? anyNvlink : anyOther) = true;
+        }
+    }
+    if (!anyNvlink || !anyOther)
+    {
+        return;
+    }
+    // Both kinds are shortest: inside the destination's server take NVLink; a GPU
+    // leaving its server takes its own NIC, except on a relaying (rail-only) fabric
+    // when the destination is on another rail: then NVLink to the GPU of the
+    // destination's rail in the source server, which sends on that rail (PXN).
+    const Node& n = m_nodes[node];
+    const Node& t = m_nodes[target];
+    const bool sameServer = n.server != NONE && n.server == t.server;
+    const bool pxn = m_gpuRelay && n.kind == NodeKind::GPU && n.rail != t.rail;
+    const bool keepNvlink = sameServer || pxn || n.kind != NodeKind::GPU;
+    std::vector<uint32_t> kept;
+    for (const uint32_t k : out)
+    {
+        if ((m_links[adj[k].link].kind == LinkKind::NVLINK) == keepNvlink)
+        {
+            kept.push_back(k);
+        }
+    }
+    out.swap(kept);
+}
+
+std::vector<uint32_t>
+FabricGraph::ShortestPath(uint32_t src, uint32_t dst) const
+{
+    std::vector<uint32_t> path;
+    const std::vector<uint32_t> dist = RouteDistancesTo(dst);
+    if (src == dst || dist[src] == UINT32_MAX)
+    {
+        return path;
+    }
+    std::vector<uint32_t> hops;
+    uint32_t n = src;
+    while (n != dst)
+    {
+        NextHops(n, dst, dist, hops);
+        if (hops.empty())
+        {
+            path.clear();
+            return path;
+        }
+        const Adjacency& adj = m_adjacency[n][hops.front()];
+        path.push_back(adj.link);
+        n = adj.peer;
+    }
+    return path;
+}
+
+FabricGraph
+BuildFabricGraph(const TopologySpec& spec)
+{
+    if (spec.kind == "single-switch")
+    {
+        return BuildSingleSwitchGraph(spec);
+    }
+    if (spec.kind == "leaf-spine")
+    {
+        return BuildLeafSpineGraph(spec);
+    }
+    if (spec.kind == "fat-tree")
+    {
+        return BuildFatTreeGraph(spec);
+    }
+    if (spec.kind == "rail-optimized" || spec.kind == "rail-only")
+    {
+        return BuildRailGraph(spec);
+    }
+    if (spec.kind == "dragonfly-plus")
+    {
+        return BuildDragonflyPlusGraph(spec);
+    }
+    if (spec.kind == "nvlink-domain")
+    {
+        return BuildNvlinkDomainGraph(spec);
+    }
+    if (spec.kind == "custom")
+    {
+        return BuildCustomGraph(spec);
+    }
+    std::string known;
+    for (const auto& k : TopologyKindNames())
+    {
+        known += (known.empty() ? "" : ", ") + k;
+    }
+    throw SpecError(spec.where, "unknown topology kind '" + spec.kind + "' (known: " + known + ")");
+}
+
+std::vector<std::string>
+TopologyKindNames()
+{
+    return {"single-switch",
+            "leaf-spine",
+            "fat-tree",
+            "rail-optimized",
+            "rail-only",
+            "dragonfly-plus",
+            "nvlink-domain",
+            "custom"};
+}
+
+} // namespace ns3

@@ -1,0 +1,394 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "collective-algorithm.h"
+
+#include "ns3/abort.h"
+#include "ns3/binomial-collective.h"
+#include "ns3/direct-collective.h"
+#include "ns3/halving-doubling-collective.h"
+#include "ns3/hierarchical-collective.h"
+#include "ns3/log.h"
+#include "ns3/naive-collective.h"
+#include "ns3/ring-collective.h"
+#include "ns3/tree-collective.h"
+#include "ns3/workload.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CollectiveAlgorithm");
+NS_OBJECT_ENSURE_REGISTERED(CollectiveAlgorithm);
+
+// ---------------------------------------------------------------- builder
+
+CollectiveBuilder::CollectiveBuilder(Workload& workload,
+                                     uint32_t group,
+                                     const std::vector<uint32_t>& startOps)
+    : m_workload(workload)
+    , m_group(group)
+    , m_startOps(startOps)
+    , m_endpoints(workload.GetGroups()[group].ranks)
+    , m_perRankStart(false)
+    , m_gamma(workload.GetGroups()[group].gammaSecondsPerByte)
+    , m_done(m_endpoints.size())
+{
+    const uint32_t p = m_endpoints.size();
+    NS_ABORT_MSG_IF(startOps.empty() || (startOps.size() != 1 && startOps.size() != p),
+                    "one start op, or one per rank");
+    for (const uint32_t s : startOps)
+    {
+        m_perRankStart = m_perRankStart || s != startOps.front();
+    }
+}
+
+const WorkloadGroup&
+CollectiveBuilder::Group() const
+{
+    return m_workload.GetGroups()[m_group];
+}
+
+uint32_t
+CollectiveBuilder::Ranks() const
+{
+    return m_endpoints.size();
+}
+
+uint32_t
+CollectiveBuilder::Start(uint32_t pos) const
+{
+    return m_startOps.size() == 1 ? m_startOps[0] : m_startOps[pos];
+}
+
+void
+CollectiveBuilder::AfterStart(uint32_t pos, uint32_t op)
+{
+    if (!m_perRankStart)
+    {
+        m_workload.AddDependency(Start(pos), op);
+    }
+}
+
+uint32_t
+CollectiveBuilder::Send(uint32_t step, uint32_t src, uint32_t dst, uint16_t qp, uint64_t bytes)
+{
+    WorkloadOp op;
+    op.kind = WorkloadOp::SEND;
+    op.group = m_group;
+    op.step = step;
+    op.rank = m_endpoints[src];
+    op.peer = m_endpoints[dst];
+    op.qp = qp;
+    op.bytes = bytes;
+    m_maxStep = std::max(m_maxStep, step);
+    const uint32_t i = m_workload.AddOp(op);
+    if (m_perRankStart)
+    {
+        m_workload.AddDependency(Start(src), i);
+    }
+    return i;
+}
+
+uint32_t
+CollectiveBuilder::Reduce(uint32_t step,
+                          uint32_t pos,
+                          uint64_t bytes,
+                          uint32_t input,
+                          uint32_t& chain)
+{
+    if (m_gamma <= 0)
+    {
+        return input;
+    }
+    WorkloadOp op;
+    op.kind = WorkloadOp::DELAY;
+    op.group = m_group;
+    op.step = step;
+    op.rank = m_endpoints[pos];
+    // Rounded to the picosecond, so the result does not depend on the Time resolution.
+    op.duration = PicoSeconds(std::llround(static_cast<double>(bytes) * m_gamma * 1e12));
+    const uint32_t i = m_workload.AddOp(op);
+    m_workload.AddDependency(input, i);
+    if (chain != NONE)
+    {
+        m_workload.AddDependency(chain, i);
+    }
+    if (m_perRankStart)
+    {
+        m_workload.AddDependency(Start(pos), i);
+    }
+    chain = i;
+    return i;
+}
+
+uint32_t
+CollectiveBuilder::Join(uint32_t step, uint32_t pos, const std::vector<uint32_t>& deps)
+{
+    WorkloadOp op;
+    op.kind = WorkloadOp::DELAY;
+    op.group = m_group;
+    op.step = step;
+    op.rank = m_endpoints[pos];
+    const uint32_t i = m_workload.AddOp(op);
+    for (const uint32_t d : deps)
+    {
+        m_workload.AddDependency(d, i);
+    }
+    if (deps.empty() || m_perRankStart)
+    {
+        m_workload.AddDependency(Start(pos), i);
+    }
+    return i;
+}
+
+void
+CollectiveBuilder::Depend(uint32_t before, uint32_t after)
+{
+    m_workload.AddDependency(before, after);
+}
+
+std::vector<uint32_t>&
+CollectiveBuilder::Finals(uint32_t pos)
+{
+    return m_done[pos];
+}
+
+std::vector<uint32_t>
+CollectiveBuilder::Finish()
+{
+    std::vector<uint32_t> done(m_done.size());
+    const uint32_t step = m_maxStep + 1;
+    for (uint32_t i = 0; i < m_done.size(); ++i)
+    {
+        done[i] = Join(step, i, m_done[i]);
+        m_done[i].clear();
+        m_done[i].shrink_to_fit();
+    }
+    return done;
+}
+
+// -------------------------------------------------------------- algorithm
+
+TypeId
+CollectiveAlgorithm::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::CollectiveAlgorithm").SetParent<Object>().SetGroupName("AiFabric");
+    return tid;
+}
+
+CollectiveAlgorithm::CollectiveAlgorithm()
+{
+}
+
+CollectiveAlgorithm::~CollectiveAlgorithm()
+{
+}
+
+std::vector<uint64_t>
+CollectiveAlgorithm::SplitChunks(uint64_t bytes, uint32_t ranks)
+{
+    std::vector<uint64_t> chunks(ranks, bytes / ranks);
+    for (uint32_t c = 0; c < bytes % ranks; ++c)
+    {
+        ++chunks[c];
+    }
+    return chunks;
+}
+
+uint64_t
+CollectiveAlgorithm::SplitShare(uint64_t bytes, uint32_t parts, uint32_t index)
+{
+    return bytes / parts + (index < bytes % parts ? 1 : 0);
+}
+
+uint32_t
+CollectiveAlgorithm::PieceCount(uint64_t bytes, uint64_t chunkBytes)
+{
+    if (chunkBytes == 0 || bytes <= chunkBytes)
+    {
+        return 1;
+    }
+    return static_cast<uint32_t>((bytes + chunkBytes - 1) / chunkBytes);
+}
+
+std::string
+CollectiveAlgorithm::Validate(const WorkloadGroup& g) const
+{
+    const std::string name = "algorithm '" + g.algorithm + "'";
+    if (!Supports(g.op))
+    {
+        return name + " does not implement '" + g.op + "'";
+    }
+    const uint32_t p = g.ranks.size();
+    if (p == 0)
+    {
+        return "a collective needs at least one rank";
+    }
+    std::vector<uint32_t> sorted = g.ranks;
+    std::sort(sorted.begin(), sorted.end());
+    const auto dup = std::adjacent_find(sorted.begin(), sorted.end());
+    if (dup != sorted.end())
+    {
+        return "rank " + std::to_string(*dup) + " appears twice in ranks";
+    }
+    if (g.channels < 1 || g.channels > MAX_CHANNELS)
+    {
+        return "channels must be between 1 and " + std::to_string(MAX_CHANNELS)
+               + " (NCCL's "
+                 "MAXCHANNELS), got "
+               + std::to_string(g.channels);
+    }
+    if (g.chunkBytes > 0 && g.bytes / g.chunkBytes > MAX_PIECES)
+    {
+        return "chunk size " + std::to_string(g.chunkBytes) + " B cuts the "
+               + std::to_string(g.bytes) + " B buffer into more than " + std::to_string(MAX_PIECES)
+               + " pieces; use a larger chunk";
+    }
+    if (!(g.gammaSecondsPerByte >= 0) || !std::isfinite(g.gammaSecondsPerByte))
+    {
+        return "the reduction cost gamma must be a finite, non-negative number of seconds per "
+               "byte";
+    }
+    if ((g.op == "broadcast" || g.op == "reduce") && g.root >= p)
+    {
+        return "root " + std::to_string(g.root) + " is not a rank position: the group has "
+               + std::to_string(p) + " ranks (positions 0 to " + std::to_string(p - 1) + ")";
+    }
+    if (g.op == "all-to-all" && !g.matrix.empty() && g.matrix.size() != uint64_t{p} * p)
+    {
+        return "the all-to-all matrix must have P x P = " + std::to_string(uint64_t{p} * p)
+               + " entries (P = " + std::to_string(p) + " ranks), got "
+               + std::to_string(g.matrix.size());
+    }
+    if (g.op == "permutation")
+    {
+        if (p < 2)
+        {
+            return "a permutation needs at least 2 ranks, got " + std::to_string(p);
+        }
+        std::vector<bool> sends(p, false);
+        std::vector<bool> receives(p, false);
+        for (const WorkloadTransfer& t : g.transfers)
+        {
+            if (t.src >= p || t.dst >= p || t.src == t.dst || sends[t.src] || receives[t.dst])
+            {
+                return "the permutation's transfers are not a derangement of the "
+                       + std::to_string(p) + " rank positions";
+            }
+            sends[t.src] = true;
+            receives[t.dst] = true;
+        }
+        if (g.transfers.size() != p)
+        {
+            return "a permutation has one transfer per rank (" + std::to_string(p) + "), got "
+                   + std::to_string(g.transfers.size());
+        }
+    }
+    if (g.op == "send-recv")
+    {
+        if (g.transfers.empty())
+        {
+            return "send-recv needs at least one transfer (src, dst, bytes)";
+        }
+        for (std::size_t i = 0; i < g.transfers.size(); ++i)
+        {
+            const WorkloadTransfer& t = g.transfers[i];
+            if (t.src >= p || t.dst >= p)
+            {
+                return "transfer " + std::to_string(i) + " names rank position "
+                       + std::to_string(std::max(t.src, t.dst)) + ", but the group has "
+                       + std::to_string(p) + " ranks";
+            }
+            if (t.src == t.dst)
+            {
+                return "transfer " + std::to_string(i) + " sends from rank position "
+                       + std::to_string(t.src) + " to itself";
+            }
+        }
+    }
+    return "";
+}
+
+std::vector<uint32_t>
+CollectiveAlgorithm::Build(Workload& workload,
+                           uint32_t group,
+                           const std::vector<uint32_t>& startOps) const
+{
+    NS_LOG_FUNCTION(this << group);
+    const WorkloadGroup& g = workload.GetGroups()[group];
+    const std::string problem = Validate(g);
+    NS_ABORT_MSG_IF(!problem.empty(), "collective '" << g.name << "': " << problem);
+    CollectiveBuilder b(workload, group, startOps);
+    for (uint32_t c = 0; c < g.channels; ++c)
+    {
+        DoBuildChannel(b, c, SplitShare(g.bytes, g.channels, c));
+    }
+    return b.Finish();
+}
+
+// ---------------------------------------------------------------- factory
+
+Ptr<CollectiveAlgorithm>
+CreateCollectiveAlgorithm(const std::string& name)
+{
+    if (name == "ring")
+    {
+        return CreateObject<RingCollectiveAlgorithm>();
+    }
+    if (name == "tree")
+    {
+        return CreateObject<TreeCollectiveAlgorithm>();
+    }
+    if (name == "halving-doubling")
+    {
+        return CreateObject<HalvingDoublingCollectiveAlgorithm>();
+    }
+    if (name == "hierarchical")
+    {
+        return CreateObject<HierarchicalCollectiveAlgorithm>();
+    }
+    if (name == "direct")
+    {
+        return CreateObject<DirectCollectiveAlgorithm>();
+    }
+    if (name == "naive")
+    {
+        return CreateObject<NaiveCollectiveAlgorithm>();
+    }
+    if (name == "binomial")
+    {
+        return CreateObject<BinomialCollectiveAlgorithm>();
+    }
+    return nullptr;
+}
+
+std::vector<std::string>
+CollectiveAlgorithmNames()
+{
+    return {"ring", "tree", "halving-doubling", "hierarchical", "direct", "naive", "binomial"};
+}
+
+std::vector<std::string>
+CollectiveOpNames()
+{
+    return {"all-reduce",
+            "reduce-scatter",
+            "all-gather",
+            "broadcast",
+            "reduce",
+            "all-to-all",
+            "send-recv",
+            "permutation"};
+}
+
+bool
+CollectiveOpReduces(const std::string& op)
+{
+    return op == "all-reduce" || op == "reduce-scatter" || op == "reduce";
+}
+
+} // namespace ns3

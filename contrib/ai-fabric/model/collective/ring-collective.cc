@@ -1,0 +1,229 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ring-collective.h"
+
+#include "ns3/log.h"
+#include "ns3/workload.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RingCollectiveAlgorithm");
+NS_OBJECT_ENSURE_REGISTERED(RingCollectiveAlgorithm);
+
+TypeId
+RingCollectiveAlgorithm::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RingCollectiveAlgorithm")
+                            .SetParent<CollectiveAlgorithm>()
+                            .SetGroupName("AiFabric")
+                            .AddConstructor<RingCollectiveAlgorithm>();
+    return tid;
+}
+
+RingCollectiveAlgorithm::RingCollectiveAlgorithm()
+{
+}
+
+RingCollectiveAlgorithm::~RingCollectiveAlgorithm()
+{
+}
+
+bool
+RingCollectiveAlgorithm::Supports(const std::string& op) const
+{
+    return op == "all-reduce" || op == "reduce-scatter" || op == "all-gather" || op == "broadcast"
+           || op == "reduce";
+}
+
+void
+RingCollectiveAlgorithm::DoBuildChannel(CollectiveBuilder& b,
+                                        uint32_t channel,
+                                        uint64_t bytes) const
+{
+    const WorkloadGroup& g = b.Group();
+    const uint32_t p = b.Ranks();
+    const uint16_t qp = channel;
+    if (g.op == "broadcast" || g.op == "reduce")
+    {
+        // broadcast: root, root+1, ..., root-1; reduce: root+1, ..., root-1, root
+        const uint32_t first = g.op == "broadcast" ? g.root : g.root + 1;
+        std::vector<uint32_t> chain(p);
+        for (uint32_t h = 0; h < p; ++h)
+        {
+            chain[h] = (first + h) % p;
+        }
+        BuildChain(b, chain, bytes, g.op == "reduce", qp, nullptr);
+        return;
+    }
+    std::vector<uint32_t> members(p);
+    for (uint32_t i = 0; i < p; ++i)
+    {
+        members[i] = i;
+    }
+    const Phases phases = g.op == "all-reduce"       ? ALL_REDUCE
+                          : g.op == "reduce-scatter" ? REDUCE_SCATTER
+                                                     : ALL_GATHER;
+    BuildRing(b, members, bytes, phases, qp, 0, {}, nullptr);
+}
+
+void
+RingCollectiveAlgorithm::BuildRing(CollectiveBuilder& b,
+                                   const std::vector<uint32_t>& members,
+                                   uint64_t bytes,
+                                   Phases phases,
+                                   uint16_t qp,
+                                   uint32_t firstStep,
+                                   const std::vector<uint32_t>& starts,
+                                   std::vector<std::vector<uint32_t>>* finals)
+{
+    auto out = [&b, finals](uint32_t pos) -> std::vector<uint32_t>& {
+        return finals ? (*finals)[pos] : b.Finals(pos);
+    };
+    const uint32_t q = members.size();
+    if (q < 2)
+    {
+        // Nothing to exchange: the member's part is done when it starts.
+        for (uint32_t i = 0; i < q; ++i)
+        {
+            out(members[i]).push_back(starts.empty() ? b.Start(members[i]) : starts[i]);
+        }
+        return;
+    }
+    const uint64_t chunkBytes = b.Group().chunkBytes;
+    // Every step's block is cut into the same number of pieces, so that piece k
+    // of one step feeds piece k of the next.
+    const uint32_t pieces = PieceCount(SplitShare(bytes, q, 0), chunkBytes);
+    const uint32_t phaseSteps = q - 1;
+    const uint32_t steps
+        = ((phases & REDUCE_SCATTER) ? phaseSteps : 0) + ((phases & ALL_GATHER) ? phaseSteps : 0);
+
+    // ready[i * pieces + k]: the op after which member i may send piece k of its
+    // next step (the arrival of the previous step's piece, reduced if needed).
+    std::vector<uint32_t> ready(static_cast<std::size_t>(q) * pieces, CollectiveBuilder::NONE);
+    std::vector<uint32_t> sent(ready.size(), CollectiveBuilder::NONE);
+    std::vector<uint32_t> chain(q, CollectiveBuilder::NONE); // reduction chain per member
+    for (uint32_t s = 0; s < steps; ++s)
+    {
+        const bool reduceScatter = (phases & REDUCE_SCATTER) && s < phaseSteps;
+        const uint32_t t = reduceScatter || !(phases & REDUCE_SCATTER) ? s : s - phaseSteps;
+        const uint32_t offset = reduceScatter ? 1 : 0; // block = i - t - offset
+        const uint32_t step = firstStep + s;
+        for (uint32_t i = 0; i < q; ++i)
+        {
+            const uint32_t block = (i + 2 * q - t - offset) % q;
+            const uint64_t blockBytes = SplitShare(bytes, q, block);
+            for (uint32_t k = 0; k < pieces; ++k)
+            {
+                const uint32_t op = b.Send(step,
+                                           members[i],
+                                           members[(i + 1) % q],
+                                           qp,
+                                           SplitShare(blockBytes, pieces, k));
+                if (s == 0)
+                {
+                    if (starts.empty())
+                    {
+                        b.AfterStart(members[i], op);
+                    }
+                    else
+                    {
+                        b.Depend(starts[i], op);
+                    }
+                }
+                else
+                {
+                    b.Depend(ready[i * pieces + k], op);
+                }
+                sent[i * pieces + k] = op;
+            }
+        }
+        // What each member received this step is what it sends next.
+        for (uint32_t i = 0; i < q; ++i)
+        {
+            const uint32_t to = (i + 1) % q;
+            const uint32_t block = (i + 2 * q - t - offset) % q;
+            const uint64_t blockBytes = SplitShare(bytes, q, block);
+            for (uint32_t k = 0; k < pieces; ++k)
+            {
+                uint32_t arrived = sent[i * pieces + k];
+                if (reduceScatter)
+                {
+                    arrived = b.Reduce(step,
+                                       members[to],
+                                       SplitShare(blockBytes, pieces, k),
+                                       arrived,
+                                       chain[to]);
+                }
+                ready[to * pieces + k] = arrived;
+            }
+        }
+    }
+    // Member i is done when the last step's pieces from member i-1 have arrived
+    // (and are reduced) and its own last pieces have arrived at member i+1.
+    for (uint32_t i = 0; i < q; ++i)
+    {
+        auto& f = out(members[i]);
+        for (uint32_t k = 0; k < pieces; ++k)
+        {
+            f.push_back(ready[i * pieces + k]);
+            f.push_back(sent[i * pieces + k]);
+        }
+    }
+}
+
+void
+RingCollectiveAlgorithm::BuildChain(CollectiveBuilder& b,
+                                    const std::vector<uint32_t>& chain,
+                                    uint64_t bytes,
+                                    bool reduce,
+                                    uint16_t qp,
+                                    std::vector<std::vector<uint32_t>>* finals)
+{
+    auto out = [&b, finals](uint32_t pos) -> std::vector<uint32_t>& {
+        return finals ? (*finals)[pos] : b.Finals(pos);
+    };
+    const uint32_t n = chain.size();
+    if (n < 2)
+    {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            out(chain[i]).push_back(b.Start(chain[i]));
+        }
+        return;
+    }
+    const uint32_t pieces = PieceCount(bytes, b.Group().chunkBytes);
+    std::vector<uint32_t> ready(pieces, CollectiveBuilder::NONE); // at the current sender
+    uint32_t reduceChain = CollectiveBuilder::NONE;
+    for (uint32_t h = 0; h + 1 < n; ++h)
+    {
+        auto& mine = out(chain[h]);
+        for (uint32_t k = 0; k < pieces; ++k)
+        {
+            const uint32_t op = b.Send(h, chain[h], chain[h + 1], qp, SplitShare(bytes, pieces, k));
+            if (h == 0)
+            {
+                b.AfterStart(chain[h], op);
+            }
+            else
+            {
+                b.Depend(ready[k], op);
+                mine.push_back(ready[k]);
+            }
+            mine.push_back(op);
+            ready[k] = op;
+        }
+        // The receiver reduces each arriving piece with its own data first.
+        reduceChain = CollectiveBuilder::NONE;
+        for (uint32_t k = 0; reduce && k < pieces; ++k)
+        {
+            ready[k]
+                = b.Reduce(h, chain[h + 1], SplitShare(bytes, pieces, k), ready[k], reduceChain);
+        }
+    }
+    auto& last = out(chain[n - 1]);
+    last.insert(last.end(), ready.begin(), ready.end());
+}
+
+} // namespace ns3

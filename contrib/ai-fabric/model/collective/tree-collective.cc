@@ -1,0 +1,354 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "tree-collective.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+#include "ns3/workload.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TreeCollectiveAlgorithm");
+NS_OBJECT_ENSURE_REGISTERED(TreeCollectiveAlgorithm);
+
+TypeId
+TreeCollectiveAlgorithm::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::TreeCollectiveAlgorithm")
+                            .SetParent<CollectiveAlgorithm>()
+                            .SetGroupName("AiFabric")
+                            .AddConstructor<TreeCollectiveAlgorithm>()
+                            .AddAttribute("Slots",
+                                          "Pieces a tree connection buffers at its receiver "
+                                          "(NCCL_STEPS): a rank sends piece k to a neighbour "
+                                          "only after that neighbour has forwarded piece "
+                                          "k - Slots; 0: unbounded",
+                                          UintegerValue(8),
+                                          MakeUintegerAccessor(&TreeCollectiveAlgorithm::m_slots),
+                                          MakeUintegerChecker<uint32_t>());
+    return tid;
+}
+
+TreeCollectiveAlgorithm::TreeCollectiveAlgorithm()
+{
+}
+
+TreeCollectiveAlgorithm::~TreeCollectiveAlgorithm()
+{
+}
+
+bool
+TreeCollectiveAlgorithm::Supports(const std::string& op) const
+{
+    return op == "all-reduce" || op == "broadcast" || op == "reduce";
+}
+
+TreeCollectiveAlgorithm::TreeNode
+TreeCollectiveAlgorithm::BinaryTreeNode(uint32_t nranks, uint32_t rank)
+{
+    // NVIDIA/nccl src/graph/trees.cc, ncclGetBtree.
+    const int32_t n = nranks;
+    const int32_t r = rank;
+    TreeNode node;
+    int32_t bit = 1;
+    for (; bit < n; bit <<= 1)
+    {
+        if (bit & r)
+        {
+            break;
+        }
+    }
+    if (r == 0)
+    {
+        node.child1 = n > 1 ? bit >> 1 : -1;
+        return node;
+    }
+    int32_t up = (r ^ bit) | (bit << 1);
+    if (up >= n)
+    {
+        up = r ^ bit;
+    }
+    node.parent = up;
+    int32_t lowbit = bit >> 1;
+    node.child0 = lowbit == 0 ? -1 : r - lowbit;
+    int32_t down1 = lowbit == 0 ? -1 : r + lowbit;
+    while (down1 >= n)
+    {
+        down1 = lowbit == 0 ? -1 : r + lowbit;
+        lowbit >>= 1;
+    }
+    node.child1 = down1;
+    return node;
+}
+
+TreeCollectiveAlgorithm::TreeNode
+TreeCollectiveAlgorithm::DoubleBinaryTreeNode(uint32_t nranks, uint32_t rank, uint32_t tree)
+{
+    // NVIDIA/nccl src/graph/trees.cc, ncclGetDtree.
+    if (tree == 0)
+    {
+        return BinaryTreeNode(nranks, rank);
+    }
+    const int32_t n = nranks;
+    TreeNode t;
+    TreeNode node;
+    if (n % 2 == 1)
+    {
+        // shift by one
+        t = BinaryTreeNode(nranks, (rank + nranks - 1) % nranks);
+        auto shift = [n](int32_t x) {
+            return x == -1 ? -1 : (x + 1) % n;
+        };
+        node.parent = shift(t.parent);
+        node.child0 = shift(t.child0);
+        node.child1 = shift(t.child1);
+    }
+    else
+    {
+        // mirror
+        t = BinaryTreeNode(nranks, nranks - 1 - rank);
+        auto mirror = [n](int32_t x) {
+            return x == -1 ? -1 : n - 1 - x;
+        };
+        node.parent = mirror(t.parent);
+        node.child0 = mirror(t.child0);
+        node.child1 = mirror(t.child1);
+    }
+    return node;
+}
+
+void
+TreeCollectiveAlgorithm::DoBuildChannel(CollectiveBuilder& b,
+                                        uint32_t channel,
+                                        uint64_t bytes) const
+{
+    const WorkloadGroup& g = b.Group();
+    const uint32_t p = b.Ranks();
+    std::vector<TreeNode> nodes(p);
+    std::vector<uint32_t> pos(p);
+    if (g.op == "all-reduce")
+    {
+        for (uint32_t t = 0; t < 2; ++t)
+        {
+            for (uint32_t j = 0; j < p; ++j)
+            {
+                nodes[j] = DoubleBinaryTreeNode(p, j, t);
+                pos[j] = j;
+            }
+            BuildTree(b, nodes, pos, SplitShare(bytes, 2, t), true, true, 2 * channel + t);
+        }
+        return;
+    }
+    for (uint32_t j = 0; j < p; ++j)
+    {
+        nodes[j] = BinaryTreeNode(p, j);
+        pos[j] = (g.root + j) % p;
+    }
+    BuildTree(b, nodes, pos, bytes, g.op == "reduce", g.op == "broadcast", channel);
+}
+
+void
+TreeCollectiveAlgorithm::BuildTree(CollectiveBuilder& b,
+                                   const std::vector<TreeNode>& nodes,
+                                   const std::vector<uint32_t>& pos,
+                                   uint64_t bytes,
+                                   bool up,
+                                   bool down,
+                                   uint16_t qp) const
+{
+    constexpr uint32_t NONE = CollectiveBuilder::NONE;
+    const uint32_t n = nodes.size();
+    // Breadth-first order from the root: parents before children.
+    std::vector<uint32_t> order;
+    order.reserve(n);
+    for (uint32_t v = 0; v < n; ++v)
+    {
+        if (nodes[v].parent < 0)
+        {
+            order.push_back(v);
+        }
+    }
+    NS_ABORT_MSG_IF(order.size() != 1, "a tree needs exactly one root");
+    for (std::size_t i = 0; i < order.size(); ++i)
+    {
+        for (const int32_t c : {nodes[order[i]].child0, nodes[order[i]].child1})
+        {
+            if (c >= 0)
+            {
+                NS_ABORT_MSG_IF(nodes[c].parent != static_cast<int32_t>(order[i]),
+                                "tree child " << c << " does not name its parent");
+                order.push_back(c);
+            }
+        }
+    }
+    NS_ABORT_MSG_IF(order.size() != n, "the tree does not reach every rank");
+    const uint32_t root = order.front();
+    const uint32_t pieces = PieceCount(bytes, b.Group().chunkBytes);
+    const std::size_t cells = static_cast<std::size_t>(n) * pieces;
+    // upSent[v * pieces + k]: v's send of piece k to its parent; downIn: the one
+    // that brought piece k down to v.
+    std::vector<uint32_t> upSent(up ? cells : 0, NONE);
+    std::vector<uint32_t> downIn(down ? cells : 0, NONE);
+    // The root's reduced piece k is ready after these ops (one per child, or the
+    // last reduction of its chain).
+    std::vector<uint32_t> rootReady0(pieces, NONE);
+    std::vector<uint32_t> rootReady1(pieces, NONE);
+    std::vector<uint32_t> chain(n, NONE);
+
+    if (up)
+    {
+        for (auto it = order.rbegin(); it != order.rend(); ++it)
+        {
+            const uint32_t v = *it;
+            for (uint32_t k = 0; k < pieces; ++k)
+            {
+                const uint64_t pb = SplitShare(bytes, pieces, k);
+                uint32_t deps[2] = {NONE, NONE};
+                uint32_t nd = 0;
+                for (const int32_t c : {nodes[v].child0, nodes[v].child1})
+                {
+                    if (c < 0)
+                    {
+                        continue;
+                    }
+                    const uint32_t in = upSent[c * pieces + k];
+                    const uint32_t r = b.Reduce(0, pos[v], pb, in, chain[v]);
+                    if (r == in)
+                    {
+                        deps[nd++] = in; // free reduction: wait for each child
+                    }
+                    else
+                    {
+                        deps[0] = r; // the chain orders the reductions
+                        nd = 1;
+                    }
+                }
+                if (v == root)
+                {
+                    rootReady0[k] = deps[0];
+                    rootReady1[k] = nd > 1 ? deps[1] : NONE;
+                    continue;
+                }
+                const uint32_t op = b.Send(0, pos[v], pos[nodes[v].parent], qp, pb);
+                if (nd == 0)
+                {
+                    b.AfterStart(pos[v], op);
+                }
+                for (uint32_t d = 0; d < nd; ++d)
+                {
+                    b.Depend(deps[d], op);
+                }
+                upSent[v * pieces + k] = op;
+            }
+        }
+    }
+    if (down)
+    {
+        const uint32_t step = up ? 1 : 0;
+        for (const uint32_t v : order)
+        {
+            for (const int32_t c : {nodes[v].child0, nodes[v].child1})
+            {
+                if (c < 0)
+                {
+                    continue;
+                }
+                for (uint32_t k = 0; k < pieces; ++k)
+                {
+                    const uint32_t op
+                        = b.Send(step, pos[v], pos[c], qp, SplitShare(bytes, pieces, k));
+                    if (v != root)
+                    {
+                        b.Depend(downIn[v * pieces + k], op);
+                    }
+                    else if (up)
+                    {
+                        b.Depend(rootReady0[k], op);
+                        if (rootReady1[k] != NONE)
+                        {
+                            b.Depend(rootReady1[k], op);
+                        }
+                    }
+                    else
+                    {
+                        b.AfterStart(pos[v], op);
+                    }
+                    downIn[c * pieces + k] = op;
+                    b.Finals(pos[v]).push_back(op);
+                }
+            }
+        }
+    }
+    // Bounded connection buffers (NCCL_STEPS slots): piece k goes to a neighbour
+    // only once the neighbour has passed piece k - slots on. Without this bound a
+    // leaf, whose pieces are all ready at once, would flood its parent and take
+    // NIC time from the tree it is interior in (about 12 % slower all-reduce).
+    const uint32_t slots = m_slots;
+    auto firstChild = [&nodes](uint32_t v) {
+        return nodes[v].child0 >= 0 ? nodes[v].child0 : nodes[v].child1;
+    };
+    for (uint32_t v = 0; slots > 0 && v < n; ++v)
+    {
+        if (v == root)
+        {
+            continue;
+        }
+        const uint32_t parent = nodes[v].parent;
+        const int32_t child = firstChild(v);
+        for (uint32_t k = slots; k < pieces; ++k)
+        {
+            if (up)
+            {
+                // the parent consumes a piece by sending it up, or (the root) down
+                uint32_t consumed = NONE;
+                if (parent != root)
+                {
+                    consumed = upSent[parent * pieces + k - slots];
+                }
+                else if (down && firstChild(root) >= 0)
+                {
+                    consumed = downIn[firstChild(root) * pieces + k - slots];
+                }
+                if (consumed != NONE)
+                {
+                    b.Depend(consumed, upSent[v * pieces + k]);
+                }
+            }
+            if (down && child >= 0)
+            {
+                // v's parent sends piece k down once v has passed piece k - slots on
+                b.Depend(downIn[child * pieces + k - slots], downIn[v * pieces + k]);
+            }
+        }
+    }
+    // What completes each rank's part: the root's reduced pieces (all-reduce,
+    // reduce), each other rank's arrivals from its parent (all-reduce,
+    // broadcast) or its own sends up (reduce); down sends were added above.
+    for (uint32_t v = 0; v < n; ++v)
+    {
+        auto& f = b.Finals(pos[v]);
+        for (uint32_t k = 0; k < pieces; ++k)
+        {
+            if (v == root)
+            {
+                if (up && rootReady0[k] != NONE)
+                {
+                    f.push_back(rootReady0[k]);
+                    if (rootReady1[k] != NONE)
+                    {
+                        f.push_back(rootReady1[k]);
+                    }
+                }
+            }
+            else
+            {
+                f.push_back(down ? downIn[v * pieces + k] : upSent[v * pieces + k]);
+            }
+        }
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,989 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-transport.h"
+
+#include "ns3/abort.h"
+#include "ns3/enum.h"
+#include "ns3/fabric-header.h"
+#include "ns3/fabric-net-device.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/pointer.h"
+#include "ns3/rdma-congestion-control.h"
+#include "ns3/simulator.h"
+#include "ns3/straggler-ledger.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaTransport");
+NS_OBJECT_ENSURE_REGISTERED(RdmaTransport);
+
+TypeId
+RdmaTransport::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::RdmaTransport")
+              .SetParent<Object>()
+              .SetGroupName("AiFabric")
+              .AddConstructor<RdmaTransport>()
+              .AddAttribute("DataPriority",
+                            "Lane (virtual lane or traffic class) of data packets; "
+                            "read by Setup()",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&RdmaTransport::m_priority),
+                            MakeUintegerChecker<uint8_t>())
+              .AddAttribute("ControlPriority",
+                            "Lane of ACK, NACK and CNP packets",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&RdmaTransport::m_controlPriority),
+                            MakeUintegerChecker<uint8_t>())
+              .AddAttribute("Reliability",
+                            "none: lossless fabric, no ACKs, any arrival order; go-back-n: "
+                            "lossy fabric, cumulative ACK, NACK, timeout. Must be the same at "
+                            "every endpoint; set before the first PostSend",
+                            EnumValue(RELIABILITY_NONE),
+                            MakeEnumAccessor(&RdmaTransport::m_reliability),
+                            MakeEnumChecker(RELIABILITY_NONE, "none", GO_BACK_N, "go-back-n"))
+              .AddAttribute("AckInterval",
+                            "go-back-n: the receiver acknowledges every this many in-order "
+                            "packets, and the last packet of every message, packets",
+                            UintegerValue(16),
+                            MakeUintegerAccessor(&RdmaTransport::m_ackInterval),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("SendWindow",
+                            "go-back-n: most unacknowledged packets a queue pair may have "
+                            "outstanding, packets (0: no cap, as on RDMA NICs)",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&RdmaTransport::m_window),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("RetransmitTimeout",
+                            "go-back-n: a queue pair with unacknowledged packets and no "
+                            "acknowledgement progress for this long goes back to its oldest "
+                            "unacknowledged packet; doubles per timeout without progress, up "
+                            "to 64 x",
+                            TimeValue(MicroSeconds(100)),
+                            MakeTimeAccessor(&RdmaTransport::m_rto),
+                            MakeTimeChecker(PicoSeconds(1)))
+              .AddAttribute("CongestionControl",
+                            "Prototype of the per-queue-pair rate controller (e.g. ns3::Dcqcn), "
+                            "forked per queue pair; leave unset for no congestion control "
+                            "(line rate)",
+                            PointerValue(),
+                            MakePointerAccessor(&RdmaTransport::m_cc),
+                            MakePointerChecker<RdmaCongestionControl>())
+              .AddTraceSource("MessageDelivered",
+                              "All bytes of a message have arrived at this endpoint",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_messageDelivered),
+                              "ns3::RdmaTransport::MessageTracedCallback")
+              .AddTraceSource("CnpSent",
+                              "Notification point: a CNP was sent to a source queue pair",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_cnpSentTrace),
+                              "ns3::RdmaTransport::QpTracedCallback")
+              .AddTraceSource("CnpReceived",
+                              "Reaction point: a CNP arrived for a queue pair",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_cnpReceivedTrace),
+                              "ns3::RdmaTransport::QpTracedCallback")
+              .AddTraceSource("AckSent",
+                              "go-back-n: an ACK (next expected PSN) was sent",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_ackSentTrace),
+                              "ns3::RdmaTransport::PsnTracedCallback")
+              .AddTraceSource("NackSent",
+                              "go-back-n: a NACK (next expected PSN) was sent",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_nackSentTrace),
+                              "ns3::RdmaTransport::PsnTracedCallback")
+              .AddTraceSource("AckReceived",
+                              "go-back-n: an ACK arrived",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_ackReceivedTrace),
+                              "ns3::RdmaTransport::PsnTracedCallback")
+              .AddTraceSource("NackReceived",
+                              "go-back-n: a NACK arrived",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_nackReceivedTrace),
+                              "ns3::RdmaTransport::PsnTracedCallback")
+              .AddTraceSource("Retransmission",
+                              "go-back-n: a data packet was transmitted again",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_retransmitTrace),
+                              "ns3::RdmaTransport::PsnTracedCallback")
+              .AddTraceSource("GoBack",
+                              "go-back-n: a queue pair rewound (NACK or timeout)",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_goBackTrace),
+                              "ns3::RdmaTransport::GoBackTracedCallback")
+              .AddTraceSource("RateChange",
+                              "The congestion controller changed a queue pair's rate",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_rateTrace),
+                              "ns3::RdmaTransport::RateTracedCallback");
+    return tid;
+}
+
+RdmaTransport::RdmaTransport()
+{
+}
+
+RdmaTransport::~RdmaTransport()
+{
+}
+
+void
+RdmaTransport::DoDispose()
+{
+    for (QueuePair& q : m_qps)
+    {
+        q.rto.Cancel();
+        if (q.cc)
+        {
+            q.cc->Dispose();
+            q.cc = nullptr;
+        }
+    }
+    for (Port& port : m_ports)
+    {
+        port.wake.Cancel();
+    }
+    m_ports.clear();
+    m_selector = PortSelector();
+    m_cc = nullptr;
+    m_qps.clear();
+    m_qpIndex.clear();
+    for (auto& [key, rx] : m_rxQps)
+    {
+        rx.cnpTimer.Cancel();
+    }
+    m_rxQps.clear();
+    m_rxProgress.clear();
+    m_rxLastGot = nullptr;
+    Object::DoDispose();
+}
+
+uint64_t
+RdmaTransport::Key(uint32_t peer, uint16_t qp)
+{
+    return (static_cast<uint64_t>(peer) << 16) | qp;
+}
+
+void
+RdmaTransport::Setup(uint32_t endpoint, Ptr<FabricNetDevice> nic, uint32_t mtu)
+{
+    NS_ABORT_MSG_IF(!m_ports.empty(), "RdmaTransport::Setup called twice");
+    m_endpoint = endpoint;
+    m_mtu = (mtu == 0) ? nic->GetPayloadMtu() : std::min(mtu, nic->GetPayloadMtu());
+    AddPort(nic);
+    nic->SetFabricReceiveCallback(GetReceiveCallback());
+}
+
+void
+RdmaTransport::Setup(uint32_t endpoint,
+                     const std::vector<Ptr<FabricNetDevice>>& ports,
+                     uint32_t mtu,
+                     PortSelector selector)
+{
+    NS_ABORT_MSG_IF(!m_ports.empty(), "RdmaTransport::Setup called twice");
+    NS_ABORT_MSG_IF(ports.empty(), "RdmaTransport needs a port");
+    m_endpoint = endpoint;
+    m_mtu = mtu;
+    for (const auto& dev : ports)
+    {
+        m_mtu = std::min(m_mtu, dev->GetPayloadMtu());
+    }
+    for (const auto& dev : ports)
+    {
+        AddPort(dev);
+    }
+    m_selector = selector;
+}
+
+void
+RdmaTransport::AddPort(Ptr<FabricNetDevice> dev)
+{
+    const uint32_t index = m_ports.size();
+    m_ports.emplace_back();
+    m_ports.back().dev = dev;
+    m_ports.back().lineBps = dev->GetDataRate().GetBitRate();
+    FabricHeader largest;
+    largest.m_payload = m_mtu;
+    largest.m_flags = FabricHeader::FLAG_FIRST;
+    dev->SetPullCallback(MakeCallback(&RdmaTransport::Pull, this, index),
+                         m_priority,
+                         dev->WireBytes(largest));
+}
+
+Callback<void, FabricNetDevice*, FabricArrival&>
+RdmaTransport::GetReceiveCallback()
+{
+    return MakeCallback(&RdmaTransport::Receive, this);
+}
+
+uint32_t
+RdmaTransport::PortFor(uint32_t dst, uint16_t qp) const
+{
+    if (m_selector.IsNull())
+    {
+        return 0;
+    }
+    const uint32_t port = m_selector(dst, qp);
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "port selector gave port " << port);
+    return port;
+}
+
+uint32_t
+RdmaTransport::PostSend(uint32_t dst, uint16_t qp, uint64_t bytes)
+{
+    NS_ABORT_MSG_IF(m_ports.empty(), "RdmaTransport used before Setup");
+    auto [it, inserted] = m_qpIndex.try_emplace(Key(dst, qp), static_cast<uint32_t>(m_qps.size()));
+    if (inserted)
+    {
+        m_qps.emplace_back();
+        m_qps.back().dst = dst;
+        m_qps.back().qp = qp;
+        m_qps.back().port = PortFor(dst, qp);
+    }
+    const uint32_t qi = it->second;
+    QueuePair& q = m_qps[qi];
+    const uint64_t packets = bytes == 0 ? 1 : (bytes + m_mtu - 1) / m_mtu;
+    NS_ABORT_MSG_IF(packets > UINT32_MAX - q.nextPsn,
+                    "queue pair " << m_endpoint << "->" << dst << "/" << qp
+                                  << " ran out of 32-bit PSNs");
+    const uint32_t msgId = m_nextMsgId++;
+    q.msgs.push_back(OutMessage{msgId, bytes, q.nextPsn, static_cast<uint32_t>(packets)});
+    q.nextPsn += static_cast<uint32_t>(packets);
+    m_bytesPosted += bytes;
+    FabricNetDevice* dev = PeekPointer(m_ports[q.port].dev);
+    if (StragglerLedger* ledger = dev->GetStragglerLedger())
+    {
+        ledger->OnPost(m_endpoint,
+                       msgId,
+                       dev->GetLedgerPort(),
+                       Simulator::Now().GetPicoSeconds(),
+                       dev->GetHeldPs(m_priority));
+    }
+    Activate(qi);
+    return msgId;
+}
+
+bool
+RdmaTransport::CanSend(const QueuePair& q) const
+{
+    return q.sendIdx < q.msgs.size()
+           && (m_window == 0 || m_reliability != GO_BACK_N || q.sndNxt - q.sndUna < m_window);
+}
+
+void
+RdmaTransport::Activate(uint32_t qi)
+{
+    QueuePair& q = m_qps[qi];
+    if (q.sched != IDLE || !CanSend(q))
+    {
+        return;
+    }
+    if (q.paceBps > 0 && q.nextSend > Simulator::Now())
+    {
+        PushPaced(qi, q.nextSend);
+        ScheduleWake(q.port, q.nextSend.GetTimeStep());
+        return;
+    }
+    q.sched = IN_RING;
+    m_ports[q.port].ring.push_back(qi);
+    m_ports[q.port].dev->Wake();
+}
+
+void
+RdmaTransport::PushPaced(uint32_t qi, Time at)
+{
+    m_qps[qi].sched = IN_HEAP;
+    auto& heap = m_ports[m_qps[qi].port].paced;
+    heap.push_back(PaceEntry{at.GetTimeStep(), m_paceSeq++, qi});
+    std::push_heap(heap.begin(), heap.end(), PaceLater());
+}
+
+void
+RdmaTransport::ReleasePaced(Port& port, Time now)
+{
+    const int64_t t = now.GetTimeStep();
+    auto& heap = port.paced;
+    while (!heap.empty() && heap.front().at <= t)
+    {
+        const uint32_t qi = heap.front().qi;
+        std::pop_heap(heap.begin(), heap.end(), PaceLater());
+        heap.pop_back();
+        m_qps[qi].sched = IN_RING;
+        port.ring.push_back(qi);
+    }
+}
+
+void
+RdmaTransport::ScheduleWake(uint32_t index, int64_t at)
+{
+    Port& port = m_ports[index];
+    if (port.wake.IsRunning() && port.wakeAt <= at)
+    {
+        return; // an earlier wake-up pulls again, and reschedules if needed
+    }
+    port.wake.Cancel();
+    port.wakeAt = at;
+    port.wake = Simulator::Schedule(TimeStep(at) - Simulator::Now(),
+                                    &RdmaTransport::WakeNic,
+                                    this,
+                                    index);
+}
+
+void
+RdmaTransport::WakeNic(uint32_t index)
+{
+    m_ports[index].dev->Wake();
+}
+
+bool
+RdmaTransport::Pull(uint32_t index, FabricTxItem& item)
+{
+    const Time now = Simulator::Now();
+    Port& port = m_ports[index];
+    ReleasePaced(port, now);
+    while (!port.ring.empty())
+    {
+        const uint32_t qi = port.ring.front();
+        port.ring.pop_front();
+        QueuePair& q = m_qps[qi];
+        if (!CanSend(q))
+        {
+            q.sched = IDLE; // an ACK moved it past its last packet, or the window closed
+            continue;
+        }
+        MakePacket(qi, item);
+        if (q.paceBps > 0)
+        {
+            // The next packet is due wireBytes * 8 / RC (rounded up to a picosecond) after
+            // this one was due, or was sent if that is more than one gap ago: a queue pair
+            // that waited for the port behind others catches up, by one packet at most.
+            const unsigned __int128 bits = static_cast<unsigned __int128>(item.wireBytes) * 8u;
+            const Time gap = PicoSeconds(
+                static_cast<int64_t>((bits * 1000000000000ull + q.paceBps - 1) / q.paceBps));
+            q.nextSend = std::max(q.nextSend, now - gap) + gap;
+        }
+        if (!CanSend(q))
+        {
+            q.sched = IDLE; // done, or the window is full until an ACK (Activate paces it)
+        }
+        else if (q.paceBps > 0)
+        {
+            PushPaced(qi, q.nextSend);
+        }
+        else
+        {
+            port.ring.push_back(qi);
+        }
+        item.more = !port.ring.empty();
+        if (!item.more && !port.paced.empty())
+        {
+            ScheduleWake(index, port.paced.front().at);
+        }
+        return true;
+    }
+    if (!port.paced.empty())
+    {
+        ScheduleWake(index, port.paced.front().at);
+    }
+    return false;
+}
+
+void
+RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
+{
+    QueuePair& q = m_qps[qi];
+    const bool gbn = m_reliability == GO_BACK_N;
+    const OutMessage& m = q.msgs[q.sendIdx];
+    const uint32_t k = q.sndNxt - m.firstPsn;
+    const uint64_t offset = static_cast<uint64_t>(k) * m_mtu;
+    const bool last = k + 1 == m.packets;
+
+    // Written in place: a copy of a header just written field by field stalls the store
+    // buffer (the narrow stores cannot forward to the wide loads of the copy).
+    FabricFields& h = item.header;
+    h = FabricFields();
+    h.m_src = m_endpoint;
+    h.m_dst = q.dst;
+    h.m_qp = q.qp;
+    h.m_priority = m_priority;
+    h.m_kind = FabricHeader::DATA;
+    h.m_msgId = m.msgId;
+    h.m_psn = q.sndNxt;
+    h.m_payload = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m.bytes - offset));
+    h.m_msgBytes = m.bytes;
+    h.m_flags = (k == 0 ? FabricHeader::FLAG_FIRST : 0) | (last ? FabricHeader::FLAG_LAST : 0);
+
+    if (k == 0 || last)
+    {
+        LedgerInjected(q, m, h, k == 0, last);
+    }
+    const bool resend = q.sndNxt < q.maxSent;
+    if (gbn && q.sndUna == q.maxSent)
+    {
+        q.lastProgress = Simulator::Now(); // nothing was outstanding: the timeout counts from now
+    }
+    ++q.sndNxt;
+    q.maxSent = std::max(q.maxSent, q.sndNxt);
+    if (last)
+    {
+        ++q.sendIdx;
+        if (!gbn)
+        {
+            q.msgs.pop_front(); // no acknowledgements: forget it once sent
+            --q.sendIdx;
+        }
+    }
+
+    // No ns-3 Packet: the packet travels as item.header and its sizes; an observer that needs
+    // a Packet gets one from MaterializePacket.
+    item.wireBytes = m_ports[q.port].dev->WireBytes(h);
+    item.priority = m_priority;
+
+    ++m_dataSent;
+    if (resend)
+    {
+        ++m_retransmitted;
+        m_retransmitTrace(q.dst, q.qp, h.m_psn);
+    }
+    if (gbn && !q.rto.IsRunning())
+    {
+        q.rto = Simulator::Schedule(m_rto, &RdmaTransport::RetransmitTimeout, this, qi);
+    }
+    if (q.cc)
+    {
+        q.cc->NotifySent(item.wireBytes);
+    }
+}
+
+void
+RdmaTransport::LedgerInjected(const QueuePair& q,
+                              const OutMessage& m,
+                              const FabricFields& h,
+                              bool first,
+                              bool last)
+{
+    const Port& port = m_ports[q.port];
+    StragglerLedger* ledger = port.dev->GetStragglerLedger();
+    if (!ledger)
+    {
+        return;
+    }
+    if (first)
+    {
+        ledger->OnFirstInjected(m_endpoint,
+                                m.msgId,
+                                Simulator::Now().GetPicoSeconds(),
+                                port.dev->GetHeldPs(m_priority));
+    }
+    if (!last)
+    {
+        return;
+    }
+    // Line-rate serialization of the packets before this one: the first (with RETH)
+    // and the full-MTU middle ones.
+    uint64_t wire = 0;
+    if (m.packets > 1)
+    {
+        FabricFields full = h;
+        full.m_payload = m_mtu;
+        full.m_flags = FabricHeader::FLAG_FIRST;
+        wire = port.dev->WireBytes(full);
+        full.m_flags = 0;
+        wire += static_cast<uint64_t>(m.packets - 2) * port.dev->WireBytes(full);
+    }
+    const int64_t idealPs = static_cast<int64_t>(static_cast<unsigned __int128>(wire) * 8u
+                                                 * 1000000000000ull / port.lineBps);
+    ledger->OnLastInjected(m_endpoint,
+                           m.msgId,
+                           Simulator::Now().GetPicoSeconds(),
+                           idealPs,
+                           port.dev->GetHeldPs(m_priority));
+}
+
+void
+RdmaTransport::SeekSend(QueuePair& q, uint32_t psn)
+{
+    q.sndNxt = psn;
+    const auto it = std::partition_point(q.msgs.begin(), q.msgs.end(), [psn](const OutMessage& m) {
+        return m.firstPsn + m.packets <= psn;
+    });
+    q.sendIdx = static_cast<std::size_t>(it - q.msgs.begin());
+}
+
+void
+RdmaTransport::RetransmitTimeout(uint32_t qi)
+{
+    QueuePair& q = m_qps[qi];
+    if (q.sndUna >= q.maxSent)
+    {
+        return; // everything sent was acknowledged: the timer rests until the next send
+    }
+    const Time now = Simulator::Now();
+    const Time deadline = q.lastProgress + m_rto * (int64_t{1} << q.backoff);
+    if (now < deadline)
+    {
+        q.rto = Simulator::Schedule(deadline - now, &RdmaTransport::RetransmitTimeout, this, qi);
+        return;
+    }
+    NS_LOG_DEBUG("endpoint " << m_endpoint << " qp " << q.dst << "/" << q.qp << " timeout, back to "
+                             << q.sndUna);
+    ++m_timeouts;
+    m_goBackTrace(q.dst, q.qp, q.sndUna, true);
+    SeekSend(q, q.sndUna);
+    q.lastProgress = now;
+    q.backoff = std::min<uint8_t>(q.backoff + 1, MAX_BACKOFF);
+    q.rto = Simulator::Schedule(m_rto * (int64_t{1} << q.backoff),
+                                &RdmaTransport::RetransmitTimeout,
+                                this,
+                                qi);
+    Activate(qi);
+}
+
+void
+RdmaTransport::RateChanged(uint32_t qi, DataRate rate)
+{
+    QueuePair& q = m_qps[qi];
+    q.paceBps = rate.GetBitRate() < m_ports[q.port].lineBps ? rate.GetBitRate() : 0;
+    ++m_rateChanges;
+    m_rateTrace(q.dst, q.qp, rate);
+}
+
+void
+RdmaTransport::SendControl(uint8_t kind, uint32_t peer, uint16_t qp, uint32_t psn)
+{
+    FabricHeader h;
+    h.m_src = m_endpoint;
+    h.m_dst = peer;
+    h.m_qp = qp;
+    h.m_priority = m_controlPriority;
+    h.m_kind = kind;
+    h.m_psn = psn;
+    switch (kind)
+    {
+        case FabricHeader::ACK:
+            ++m_acksSent;
+            m_ackSentTrace(peer, qp, psn);
+            break;
+        case FabricHeader::NACK:
+            ++m_nacksSent;
+            m_nackSentTrace(peer, qp, psn);
+            break;
+        case FabricHeader::CNP:
+            ++m_cnpsSent;
+            m_cnpSentTrace(peer, qp);
+            break;
+        default:
+            NS_ABORT_MSG("not a control packet kind: " << +kind);
+    }
+    FabricTxItem item; // no ns-3 Packet unless an observer asks (MaterializePacket)
+    item.header = h;
+    const Ptr<FabricNetDevice>& dev = m_ports[PortFor(peer, qp)].dev;
+    item.wireBytes = dev->WireBytes(h);
+    item.priority = m_controlPriority;
+    dev->Enqueue(std::move(item));
+}
+
+void
+RdmaTransport::Receive(FabricNetDevice* /* nic */, FabricArrival& arrival)
+{
+    const FabricFields& h = arrival.header;
+    NS_ABORT_MSG_IF(h.m_dst != m_endpoint,
+                    "endpoint " << m_endpoint << " received a packet for " << h.m_dst);
+    switch (h.m_kind)
+    {
+        case FabricHeader::DATA:
+            ReceiveData(h);
+            break;
+        case FabricHeader::ACK:
+        case FabricHeader::NACK:
+            ReceiveAck(h);
+            break;
+        case FabricHeader::CNP:
+            ReceiveCnp(h);
+            break;
+        default:
+            NS_ABORT_MSG("unknown packet kind " << +h.m_kind);
+    }
+}
+
+void
+RdmaTransport::MaybeSendCnp(RxQueuePair& rx, const FabricFields& h)
+{
+    if (!m_cc)
+    {
+        return;
+    }
+    const Time interval = m_cc->GetNotificationInterval();
+    const Time now = Simulator::Now();
+    if (interval.IsNegative())
+    {
+        return;
+    }
+    if (rx.lastCnp.IsNegative() || now - rx.lastCnp >= interval)
+    {
+        rx.lastCnp = now;
+        SendControl(FabricHeader::CNP, h.m_src, h.m_qp, h.m_psn);
+    }
+    else if (!rx.cnpTimer.IsRunning())
+    {
+        // A mark inside the interval is not forgotten: one CNP when the interval ends.
+        rx.cnpTimer = Simulator::Schedule(rx.lastCnp + interval - now,
+                                          &RdmaTransport::SendDeferredCnp,
+                                          this,
+                                          h.m_src,
+                                          h.m_qp);
+    }
+}
+
+void
+RdmaTransport::SendDeferredCnp(uint32_t src, uint16_t qp)
+{
+    m_rxQps[Key(src, qp)].lastCnp = Simulator::Now();
+    SendControl(FabricHeader::CNP, src, qp, 0);
+}
+
+void
+RdmaTransport::ReceiveData(const FabricFields& h)
+{
+    const bool ce = (h.m_flags & FabricHeader::FLAG_ECN_CE) != 0;
+    if (m_reliability != GO_BACK_N)
+    {
+        if (ce && m_cc)
+        {
+            MaybeSendCnp(m_rxQps[Key(h.m_src, h.m_qp)], h);
+        }
+        Accept(h, nullptr);
+        return;
+    }
+
+    RxQueuePair& rx = m_rxQps[Key(h.m_src, h.m_qp)];
+    if (ce)
+    {
+        MaybeSendCnp(rx, h); // the marking tells of congestion whether or not the packet is kept
+    }
+    if (h.m_psn == rx.expected)
+    {
+        ++rx.expected;
+        rx.nackSent = false;
+        rx.dupSinceAck = 0;
+        Accept(h, &rx);
+        if (++rx.sinceAck >= m_ackInterval || (h.m_flags & FabricHeader::FLAG_LAST))
+        {
+            rx.sinceAck = 0;
+            SendControl(FabricHeader::ACK, h.m_src, h.m_qp, rx.expected);
+        }
+    }
+    else if (h.m_psn > rx.expected)
+    {
+        // A packet was lost: drop everything until the expected one comes again, and NACK
+        // once until then. (Re-NACKing when the resent packet is lost as well can livelock
+        // a sender that outpaces the bottleneck: every rewind refills the queue that drops
+        // the resent packet. A lost resend is left to the retransmission timeout.)
+        ++m_oooDrops;
+        if (!rx.nackSent)
+        {
+            rx.nackSent = true;
+            SendControl(FabricHeader::NACK, h.m_src, h.m_qp, rx.expected);
+        }
+    }
+    else
+    {
+        // Already accepted: the sender went back too far (lost ACK or timeout).
+        ++m_dupDrops;
+        if (rx.dupSinceAck++ % m_ackInterval == 0)
+        {
+            SendControl(FabricHeader::ACK, h.m_src, h.m_qp, rx.expected);
+        }
+    }
+}
+
+void
+RdmaTransport::Accept(const FabricFields& h, RxQueuePair* rx)
+{
+    m_bytesReceived += h.m_payload;
+    const bool first = (h.m_flags & FabricHeader::FLAG_FIRST) != 0;
+    const bool last = (h.m_flags & FabricHeader::FLAG_LAST) != 0;
+    bool complete = false;
+    uint64_t delivered = h.m_payload;
+    if (first && last)
+    {
+        complete = true; // single-packet message
+    }
+    else if (rx)
+    {
+        // In PSN order the last packet completes the message.
+        if (first)
+        {
+            ++m_rxPartial;
+            rx->msgId = h.m_msgId;
+            rx->msgGot = 0;
+        }
+        rx->msgGot += h.m_payload;
+        if (last)
+        {
+            --m_rxPartial;
+            complete = true;
+            delivered = rx->msgGot;
+            rx->msgGot = 0;
+        }
+    }
+    else
+    {
+        const uint64_t key = (static_cast<uint64_t>(h.m_src) << 32) | h.m_msgId;
+        // Consecutive packets mostly belong to one message: remember its counter (a reference
+        // into an unordered_map stays valid when the map rehashes) instead of hashing each time.
+        if (m_rxLastGot == nullptr || m_rxLastKey != key)
+        {
+            m_rxLastKey = key;
+            m_rxLastGot = &m_rxProgress[key];
+        }
+        *m_rxLastGot += h.m_payload;
+        if (*m_rxLastGot >= h.m_msgBytes)
+        {
+            delivered = *m_rxLastGot;
+            m_rxProgress.erase(key);
+            m_rxLastGot = nullptr;
+            complete = true;
+        }
+    }
+    if (complete)
+    {
+        ++m_messagesDelivered;
+        m_messageDelivered(h.m_src, m_endpoint, h.m_msgId, delivered);
+    }
+}
+
+uint64_t
+RdmaTransport::GetPartialBytes(uint32_t src, uint32_t msgId) const
+{
+    const auto it = m_rxProgress.find((static_cast<uint64_t>(src) << 32) | msgId);
+    if (it != m_rxProgress.end())
+    {
+        return it->second;
+    }
+    for (const auto& [key, rx] : m_rxQps)
+    {
+        if ((key >> 16) == src && rx.msgId == msgId && rx.msgGot > 0)
+        {
+            return rx.msgGot;
+        }
+    }
+    return 0;
+}
+
+void
+RdmaTransport::ReceiveAck(const FabricFields& h)
+{
+    const bool nack = h.m_kind == FabricHeader::NACK;
+    if (nack)
+    {
+        ++m_nacksReceived;
+        m_nackReceivedTrace(h.m_src, h.m_qp, h.m_psn);
+    }
+    else
+    {
+        ++m_acksReceived;
+        m_ackReceivedTrace(h.m_src, h.m_qp, h.m_psn);
+    }
+    const auto it = m_qpIndex.find(Key(h.m_src, h.m_qp));
+    if (m_reliability != GO_BACK_N || it == m_qpIndex.end())
+    {
+        return;
+    }
+    const uint32_t qi = it->second;
+    QueuePair& q = m_qps[qi];
+    const uint32_t psn = h.m_psn;
+    if (psn > q.maxSent)
+    {
+        return; // acknowledges packets never sent: not for this incarnation
+    }
+    const Time now = Simulator::Now();
+    if (psn > q.sndUna)
+    {
+        // Cumulative: everything below psn arrived; release the messages it completes.
+        q.sndUna = psn;
+        q.lastProgress = now;
+        q.backoff = 0;
+        std::size_t released = 0;
+        while (!q.msgs.empty() && q.msgs.front().firstPsn + q.msgs.front().packets <= psn)
+        {
+            q.msgs.pop_front();
+            ++released;
+        }
+        q.sendIdx -= std::min(q.sendIdx, released);
+        if (q.sndNxt < psn)
+        {
+            SeekSend(q, psn); // a rewind went back further than needed
+        }
+        if (q.sndUna >= q.maxSent && q.rto.IsRunning())
+        {
+            Simulator::Remove(q.rto); // nothing outstanding: no timer left behind
+        }
+        Activate(qi); // the window may have opened
+    }
+    if (nack && psn < q.sndNxt)
+    {
+        NS_LOG_DEBUG("endpoint " << m_endpoint << " qp " << q.dst << "/" << q.qp << " NACK " << psn
+                                 << ", was at " << q.sndNxt);
+        m_goBackTrace(q.dst, q.qp, psn, false);
+        SeekSend(q, psn);
+        q.lastProgress = now;
+        Activate(qi);
+    }
+}
+
+void
+RdmaTransport::ReceiveCnp(const FabricFields& h)
+{
+    ++m_cnpsReceived;
+    m_cnpReceivedTrace(h.m_src, h.m_qp);
+    const auto it = m_qpIndex.find(Key(h.m_src, h.m_qp));
+    if (!m_cc || it == m_qpIndex.end())
+    {
+        return;
+    }
+    const uint32_t qi = it->second;
+    QueuePair& q = m_qps[qi];
+    if (!q.cc)
+    {
+        q.cc = m_cc->Fork();
+        q.cc->Start(DataRate(m_ports[q.port].lineBps),
+                    MakeCallback(&RdmaTransport::RateChanged, this, qi));
+    }
+    q.cc->NotifyCongestion();
+}
+
+uint32_t
+RdmaTransport::GetEndpoint() const
+{
+    return m_endpoint;
+}
+
+Ptr<FabricNetDevice>
+RdmaTransport::GetNic() const
+{
+    return m_ports.empty() ? nullptr : m_ports[0].dev;
+}
+
+RdmaTransport::Reliability
+RdmaTransport::GetReliability() const
+{
+    return m_reliability;
+}
+
+uint64_t
+RdmaTransport::GetBytesPosted() const
+{
+    return m_bytesPosted;
+}
+
+uint64_t
+RdmaTransport::GetBytesReceived() const
+{
+    return m_bytesReceived;
+}
+
+uint64_t
+RdmaTransport::GetMessagesDelivered() const
+{
+    return m_messagesDelivered;
+}
+
+uint64_t
+RdmaTransport::GetMessagesInProgress() const
+{
+    return m_rxProgress.size() + m_rxPartial;
+}
+
+uint64_t
+RdmaTransport::GetDataPacketsSent() const
+{
+    return m_dataSent;
+}
+
+uint64_t
+RdmaTransport::GetRetransmittedPackets() const
+{
+    return m_retransmitted;
+}
+
+uint64_t
+RdmaTransport::GetTimeouts() const
+{
+    return m_timeouts;
+}
+
+uint64_t
+RdmaTransport::GetAcksSent() const
+{
+    return m_acksSent;
+}
+
+uint64_t
+RdmaTransport::GetNacksSent() const
+{
+    return m_nacksSent;
+}
+
+uint64_t
+RdmaTransport::GetAcksReceived() const
+{
+    return m_acksReceived;
+}
+
+uint64_t
+RdmaTransport::GetNacksReceived() const
+{
+    return m_nacksReceived;
+}
+
+uint64_t
+RdmaTransport::GetCnpsSent() const
+{
+    return m_cnpsSent;
+}
+
+uint64_t
+RdmaTransport::GetCnpsReceived() const
+{
+    return m_cnpsReceived;
+}
+
+uint64_t
+RdmaTransport::GetOutOfOrderDrops() const
+{
+    return m_oooDrops;
+}
+
+uint64_t
+RdmaTransport::GetDuplicateDrops() const
+{
+    return m_dupDrops;
+}
+
+uint64_t
+RdmaTransport::GetRateChanges() const
+{
+    return m_rateChanges;
+}
+
+DataRate
+RdmaTransport::GetQueuePairRate(uint32_t dst, uint16_t qp) const
+{
+    const auto it = m_qpIndex.find(Key(dst, qp));
+    if (it == m_qpIndex.end() || !m_qps[it->second].cc)
+    {
+        return DataRate(it == m_qpIndex.end() ? m_ports.at(0).lineBps
+                                              : m_ports[m_qps[it->second].port].lineBps);
+    }
+    return m_qps[it->second].cc->GetRate();
+}
+
+Ptr<RdmaCongestionControl>
+RdmaTransport::GetQueuePairCongestionControl(uint32_t dst, uint16_t qp) const
+{
+    const auto it = m_qpIndex.find(Key(dst, qp));
+    return it == m_qpIndex.end() ? nullptr : m_qps[it->second].cc;
+}
+
+} // namespace ns3

@@ -1,0 +1,505 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "report-writer.h"
+
+#include "output/atomic-file.h"
+#include "output/straggler-report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <vector>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// \return \p v with \p decimals decimals (C locale), "n/a" if not finite
+std::string
+Num(double v, int decimals)
+{
+    if (!std::isfinite(v))
+    {
+        return "n/a";
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    std::string s(buf);
+    if (s.size() > 1 && s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos)
+    {
+        s.erase(0, 1);
+    }
+    return s;
+}
+
+/// \return a duration in s, ms, us or ns with 3 significant decimals
+std::string
+Dur(double seconds)
+{
+    if (!std::isfinite(seconds))
+    {
+        return "n/a";
+    }
+    const double m = std::fabs(seconds);
+    if (m == 0)
+    {
+        return "0 s";
+    }
+    if (m >= 1)
+    {
+        return Num(seconds, 3) + " s";
+    }
+    if (m >= 1e-3)
+    {
+        return Num(seconds * 1e3, 3) + " ms";
+    }
+    if (m >= 1e-6)
+    {
+        return Num(seconds * 1e6, 3) + " us";
+    }
+    return Num(seconds * 1e9, 3) + " ns";
+}
+
+/// \return bytes with a binary unit
+std::string
+Bytes(uint64_t bytes)
+{
+    static const char* const UNITS[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = static_cast<double>(bytes);
+    std::size_t u = 0;
+    while (v >= 1024 && u + 1 < sizeof UNITS / sizeof UNITS[0])
+    {
+        v /= 1024;
+        ++u;
+    }
+    return (u == 0 ? std::to_string(bytes) : Num(v, 2)) + " " + UNITS[u];
+}
+
+/// \return a share as a percentage with one decimal
+std::string
+Pct(double share)
+{
+    return std::isfinite(share) ? Num(100 * share, 1) + " %" : "n/a";
+}
+
+/// \return a Markdown table cell: '|' escaped
+std::string
+Cell(const std::string& text)
+{
+    std::string out;
+    for (const char c : text)
+    {
+        if (c == '|')
+        {
+            out += '\\';
+        }
+        out += (c == '\n' || c == '\r') ? ' ' : c;
+    }
+    return out;
+}
+
+/// Write a Markdown table: header, alignment row (numbers right-aligned), rows.
+void
+Table(std::ostream& os,
+      const std::vector<std::string>& header,
+      const std::vector<bool>& right,
+      const std::vector<std::vector<std::string>>& rows)
+{
+    os << '|';
+    for (const auto& h : header)
+    {
+        os << ' ' << Cell(h) << " |";
+    }
+    os << "\n|";
+    for (std::size_t i = 0; i < header.size(); ++i)
+    {
+        os << (i < right.size() && right[i] ? "---:|" : "---|");
+    }
+    os << '\n';
+    for (const auto& row : rows)
+    {
+        os << '|';
+        for (const auto& c : row)
+        {
+            os << ' ' << Cell(c) << " |";
+        }
+        os << '\n';
+    }
+    os << '\n';
+}
+
+/// \return "x1.234 (rank R, GPU G, +D)" or "n/a"
+std::string
+StragglerText(const StragglerFigure& f)
+{
+    if (!f.valid)
+    {
+        return "n/a";
+    }
+    return "rank " + std::to_string(f.position) + " (GPU " + std::to_string(f.gpu) + "): "
+           + (std::isfinite(f.overMedian) ? Num(f.overMedian, 3) + "x median, " : std::string())
+           + "+" + Dur(f.minusMedianS);
+}
+
+/// \return utilisation of a port over the run
+double
+Utilization(const PortRecord& p, double runS)
+{
+    return runS > 0 ? p.busyS / runS : 0.0;
+}
+
+} // namespace
+
+void
+WriteReportHeader(const RunResults& r, std::ostream& os)
+{
+    os << "# ai-fabric report: " << r.scenario << "\n\n";
+    Table(os,
+          {"run", ""},
+          {false, false},
+          {{"scenario", r.scenario + " (" + r.scenarioFile + ")"},
+           {"fabric",
+            r.topology + ": " + std::to_string(r.gpus) + " GPUs, " + std::to_string(r.switches)
+                + " switches, " + std::to_string(r.links) + " links"},
+           {"traffic", r.traffic},
+           {"seed", std::to_string(r.seed)},
+           {"complete",
+            r.complete ? "yes"
+                       : "NO: cut off at the stop time (times are lower "
+                         "bounds)"},
+           {"valid",
+            r.violations.empty()
+                ? "yes"
+                : "NO: " + std::to_string(r.violations.size()) + " invariant(s) broken (below)"},
+           {"simulated time", Dur(r.simTimeS)},
+           {"messages", std::to_string(r.flows.size())},
+           {"packet-hops", std::to_string(r.packetHops)}});
+}
+
+void
+WriteReportCollectives(const RunResults& r, std::ostream& os)
+{
+    if (r.collectives.empty())
+    {
+        return;
+    }
+    os << "## Collectives\n\n";
+    std::vector<std::vector<std::string>> rows;
+    for (const CollectiveResult& c : r.collectives)
+    {
+        const double ratio = c.analyticS > 0 ? c.durationS / c.analyticS : NAN;
+        rows.push_back({c.name,
+                        c.algorithm + " " + c.op,
+                        std::to_string(c.ranks),
+                        Bytes(c.bytes),
+                        Dur(c.durationS),
+                        Num(c.busbwGBps, 2),
+                        c.analyticS > 0 ? Dur(c.analyticS) : "n/a",
+                        Num(ratio, 3),
+                        StragglerText(c.straggler)});
+    }
+    Table(os,
+          {"collective",
+           "operation",
+           "ranks",
+           "size",
+           "duration",
+           "busbw (GB/s)",
+           "analytic",
+           "sim/analytic",
+           "straggler (vs median rank)"},
+          {false, false, true, true, true, true, true, true, false},
+          rows);
+}
+
+void
+WriteReportTails(const RunResults& r, std::ostream& os)
+{
+    if (r.flows.empty())
+    {
+        return;
+    }
+    os << "## Tails\n\n"
+       << "Flow completion time (FCT) and slowdown = FCT / the message's time alone on an "
+          "empty fabric; percentiles are R-7 (docs/results-format.md). FCT counts from when "
+          "the message was posted, so a message queued behind its sender's earlier messages "
+          "(pipelined chunks, many peers) shows a slowdown above 1 even on an idle network.\n\n";
+    std::vector<std::vector<std::string>> rows;
+    auto add = [&rows](const std::string& name, const TailSummary& f, const TailSummary& s) {
+        rows.push_back({name,
+                        std::to_string(f.count),
+                        Dur(f.p50),
+                        Dur(f.p90),
+                        Dur(f.p99),
+                        Dur(f.p999),
+                        Dur(f.max),
+                        Num(s.p50, 2),
+                        Num(s.p99, 2),
+                        Num(s.max, 2)});
+    };
+    add("all flows", r.fct, r.slowdown);
+    for (const CollectiveResult& c : r.collectives)
+    {
+        add(c.name, c.fct, c.slowdown);
+    }
+    Table(os,
+          {"flows", "count", "FCT p50", "p90", "p99", "p99.9", "max", "slowdown p50", "p99", "max"},
+          {false, true, true, true, true, true, true, true, true, true},
+          rows);
+    bool any = false;
+    for (const CollectiveResult& c : r.collectives)
+    {
+        any = any || c.rankFinish.count > 1;
+    }
+    if (!any)
+    {
+        return;
+    }
+    rows.clear();
+    for (const CollectiveResult& c : r.collectives)
+    {
+        rows.push_back({c.name,
+                        Dur(c.rankFinish.p50 - c.startS),
+                        Dur(c.rankFinish.p90 - c.startS),
+                        Dur(c.rankFinish.p99 - c.startS),
+                        Dur(c.rankFinish.max - c.startS)});
+    }
+    os << "Finish times of the ranks that receive, from each collective's start:\n\n";
+    Table(os, {"collective", "p50", "p90", "p99", "max"}, {false, true, true, true, true}, rows);
+}
+
+void
+WriteReportTierClasses(const RunResults& r, std::ostream& os)
+{
+    if (r.tierClasses.empty())
+    {
+        return;
+    }
+    os << "## Links by tier class\n\n"
+       << "Utilisation = busy time / simulated time per port (one direction of a link); "
+          "queues are egress queues in wire bytes; p99 queue is time-weighted.\n\n";
+    std::vector<std::vector<std::string>> rows;
+    for (const TierClassRecord& t : r.tierClasses)
+    {
+        rows.push_back({t.tierClass,
+                        std::to_string(t.ports),
+                        std::to_string(t.activePorts),
+                        Bytes(t.txBytes),
+                        Pct(t.meanUtilization),
+                        Pct(t.maxUtilization),
+                        Bytes(t.peakQueueBytes),
+                        Bytes(t.maxP99QueueBytes),
+                        std::to_string(t.pausesReceived),
+                        Dur(t.pausedS),
+                        Dur(t.stallS),
+                        std::to_string(t.ecnMarks),
+                        std::to_string(t.drops)});
+    }
+    Table(os,
+          {"tier class",
+           "ports",
+           "active",
+           "bytes",
+           "mean util",
+           "max util",
+           "peak queue",
+           "max p99 queue",
+           "pauses",
+           "paused",
+           "credit/PFC stall",
+           "ECN marks",
+           "drops"},
+          {false, true, true, true, true, true, true, true, true, true, true, true, true},
+          rows);
+}
+
+void
+WriteReportHottestPorts(const RunResults& r, std::ostream& os)
+{
+    std::vector<uint32_t> order;
+    for (uint32_t i = 0; i < r.ports.size(); ++i)
+    {
+        if (r.ports[i].txPackets > 0)
+        {
+            order.push_back(i);
+        }
+    }
+    if (order.empty())
+    {
+        return;
+    }
+    std::stable_sort(order.begin(), order.end(), [&r](uint32_t a, uint32_t b) {
+        const PortRecord& x = r.ports[a];
+        const PortRecord& y = r.ports[b];
+        if (x.busyS != y.busyS)
+        {
+            return x.busyS > y.busyS;
+        }
+        return x.peakQueueBytes > y.peakQueueBytes;
+    });
+    order.resize(std::min<std::size_t>(order.size(), 10));
+    os << "## Hottest ports\n\n";
+    std::vector<std::vector<std::string>> rows;
+    for (const uint32_t i : order)
+    {
+        const PortRecord& p = r.ports[i];
+        rows.push_back({std::to_string(p.portId),
+                        p.node + " -> " + p.peer,
+                        p.tierClass,
+                        Pct(Utilization(p, r.simTimeS)),
+                        Bytes(p.txBytes),
+                        Bytes(p.peakQueueBytes),
+                        Bytes(p.p99QueueBytes),
+                        std::to_string(p.pausesReceived),
+                        Dur(p.stallS),
+                        std::to_string(p.ecnMarks),
+                        std::to_string(p.drops)});
+    }
+    Table(os,
+          {"port",
+           "link",
+           "tier class",
+           "util",
+           "bytes",
+           "peak queue",
+           "p99 queue",
+           "pauses",
+           "stall",
+           "ECN",
+           "drops"},
+          {true, false, false, true, true, true, true, true, true, true, true},
+          rows);
+}
+
+void
+WriteReportFlowControl(const RunResults& r, std::ostream& os)
+{
+    const FabricCounters& k = r.counters;
+    os << "## Flow control and loss\n\n";
+    Table(os,
+          {"counter", "value"},
+          {false, true},
+          {{"PFC pause frames sent", std::to_string(k.pauseFrames)},
+           {"time lanes were paused (summed)", Dur(k.pausedS)},
+           {"flow-control stall (credit or PFC, summed over ports)", Dur(k.stallS)},
+           {"ECN marks", std::to_string(k.ecnMarks)},
+           {"drops", std::to_string(k.drops)},
+           {"drops on lossless ports", std::to_string(k.losslessDrops)},
+           {"peak switch buffer", Bytes(k.peakBufferBytes)}});
+    for (const std::string& v : r.violations)
+    {
+        os << "- INVALID: " << v << '\n';
+    }
+    if (!r.violations.empty())
+    {
+        os << '\n';
+    }
+}
+
+void
+WriteReportBisection(const RunResults& r, std::ostream& os)
+{
+    if (r.bisection.empty())
+    {
+        return;
+    }
+    os << "## Bisection achieved\n\n"
+       << "Payload rate across the topology analyzer's bisection cut during the collective "
+          "(the busier direction), beside the cut's max-flow capacity; Gb/s, one direction.\n\n";
+    std::vector<std::vector<std::string>> rows;
+    for (const BisectionRecord& b : r.bisection)
+    {
+        rows.push_back({b.collective,
+                        b.split + " (" + std::to_string(b.sideAGpus) + " | "
+                            + std::to_string(b.sideBGpus) + " GPUs)",
+                        Bytes(b.crossBytes),
+                        Num(b.achievedGbps, 1),
+                        Num(b.analyticGbps, 1),
+                        Pct(b.ratio)});
+    }
+    Table(os,
+          {"collective",
+           "cut",
+           "bytes across",
+           "achieved (Gb/s)",
+           "capacity (Gb/s)",
+           "achieved/capacity"},
+          {false, false, true, true, true, true},
+          rows);
+}
+
+void
+WriteReportTraining(const RunResults& r, std::ostream& os)
+{
+    if (!r.hasTraining)
+    {
+        return;
+    }
+    const TrainingResult& t = r.training;
+    os << "## Training: " << t.name << "\n\n"
+       << "TP " << t.tp << ", PP " << t.pp << ", DP " << t.dp << ", EP " << t.ep << ", "
+       << t.microBatches << " micro-batches, schedule " << t.schedule << ".";
+    if (!t.complete)
+    {
+        os << " INCOMPLETE: not every iteration finished.\n\n";
+        return;
+    }
+    os << "\n\n";
+    std::vector<std::vector<std::string>> rows;
+    for (const TrainingIterationResult& it : t.iterations)
+    {
+        const double step = it.stepS;
+        auto share = [step](double x) {
+            return step > 0 ? x / step : NAN;
+        };
+        rows.push_back({std::to_string(it.iteration),
+                        Dur(it.stepS),
+                        Pct(share(it.computeS)),
+                        Pct(share(it.pipelineIdleS)),
+                        Pct(share(it.exposedTensorS)),
+                        Pct(share(it.exposedPipelineS)),
+                        Pct(share(it.exposedExpertS)),
+                        Pct(share(it.exposedDataS)),
+                        Num(it.achievedMfu, 3),
+                        StragglerText(it.straggler)});
+    }
+    Table(os,
+          {"iteration",
+           "step",
+           "compute",
+           "bubble",
+           "exposed TP",
+           "exposed PP",
+           "exposed EP",
+           "exposed DP",
+           "MFU",
+           "last rank (vs median rank end)"},
+          {true, true, true, true, true, true, true, true, true, false},
+          rows);
+}
+
+void
+WriteReportMarkdown(const RunResults& results, std::ostream& os)
+{
+    WriteReportHeader(results, os);
+    WriteReportCollectives(results, os);
+    WriteReportTails(results, os);
+    WriteStragglerSection(os, results);
+    WriteReportTierClasses(results, os);
+    WriteReportHottestPorts(results, os);
+    WriteReportFlowControl(results, os);
+    WriteReportBisection(results, os);
+    WriteReportTraining(results, os);
+}
+
+void
+WriteReportMarkdown(const RunResults& results, const std::string& path)
+{
+    WriteFileAtomically(path, [&results](std::ostream& os) { WriteReportMarkdown(results, os); });
+}
+
+} // namespace ns3

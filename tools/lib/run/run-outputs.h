@@ -1,0 +1,43 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AI_FABRIC_RUN_OUTPUTS_H
+#define AI_FABRIC_RUN_OUTPUTS_H
+
+#include "config/scenario-spec.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief Parse one of the run command's output options.
+ * \param option "--pcap" (comma-separated NODE->PEER ports, appended to \p ports) or
+ * "--attribution" (auto, on or off, stored in \p attribution)
+ * \param value the option's value
+ * \param ports capture ports so far
+ * \param attribution the attribution setting ("" if not given)
+ * \return false if the value is malformed
+ */
+bool ParseRunOutputOption(const std::string& option,
+                          const std::string& value,
+                          std::vector<std::string>& ports,
+                          std::string& attribution);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Apply --pcap ports (located at "--pcap" in errors) and --attribution to a scenario.
+ * \param ports capture ports from the command line
+ * \param attribution "auto", "on", "off", or "" to keep the scenario's setting
+ * \param spec the scenario
+ */
+void ApplyRunOutputOptions(const std::vector<std::string>& ports,
+                           const std::string& attribution,
+                           ScenarioSpec& spec);
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_RUN_OUTPUTS_H */

@@ -1,0 +1,1293 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "scenario-runner.h"
+
+#include "output/straggler-report.h"
+#include "run/pcap-capture.h"
+#include "run/progress-bar.h"
+#include "run/run-checks.h"
+
+#include "ns3/analytic-model.h"
+#include "ns3/bisection-meter.h"
+#include "ns3/collective-algorithm.h"
+#include "ns3/direct-collective.h"
+#include "ns3/fabric-builder.h"
+#include "ns3/fabric-graph.h"
+#include "ns3/fabric-stats.h"
+#include "ns3/locality-domains.h"
+#include "ns3/object-factory.h"
+#include "ns3/port-metrics.h"
+#include "ns3/port-sampler.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/rdma-congestion-control.h"
+#include "ns3/rdma-transport.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/straggler-ledger.h"
+#include "ns3/string.h"
+#include "ns3/training-workload.h"
+#include "ns3/workload-runner.h"
+#include "ns3/workload.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+using Clock = std::chrono::steady_clock;
+
+double
+SecondsSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// First random variable stream of the permutation collectives (one each, by index), far
+/// above the training job's streams (TRAINING_STREAM_BASE up).
+constexpr int64_t PERMUTATION_STREAM_BASE = int64_t{1} << 40;
+
+/// Turn the traffic description into a workload DAG.
+void
+BuildWorkload(const ScenarioSpec& spec, uint32_t gpus, Workload& wl)
+{
+    for (std::size_t ci = 0; ci < spec.traffic.collectives.size(); ++ci)
+    {
+        const CollectiveSpec& c = spec.traffic.collectives[ci];
+        Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(c.algorithm);
+        if (!algo)
+        {
+            throw SpecError(c.where, "unknown algorithm '" + c.algorithm + "'");
+        }
+        if (!algo->Supports(c.op))
+        {
+            throw SpecError(c.where,
+                            "algorithm '" + c.algorithm + "' does not implement '" + c.op + "'");
+        }
+        WorkloadGroup g = MakeWorkloadGroup(c, gpus);
+        for (const uint32_t r : g.ranks)
+        {
+            if (r >= gpus)
+            {
+                throw SpecError(c.ranksWhere,
+                                "rank " + std::to_string(r) + " does not exist: the topology has "
+                                    + std::to_string(gpus) + " GPUs");
+            }
+        }
+        if (g.op == "permutation" && g.ranks.size() >= 2)
+        {
+            // One stream per collective, seeded by the scenario (RngSeedManager).
+            Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+            rng->SetStream(PERMUTATION_STREAM_BASE + static_cast<int64_t>(ci));
+            g.transfers = MakePermutationTransfers(g.ranks.size(), g.bytes, rng);
+        }
+        const std::string problem = algo->Validate(g);
+        if (!problem.empty())
+        {
+            throw SpecError(c.where, c.algorithm + " " + c.op + ": " + problem);
+        }
+        const uint32_t group = wl.AddGroup(g);
+        WorkloadOp start;
+        start.kind = WorkloadOp::DELAY;
+        start.group = group;
+        start.rank = g.ranks.front();
+        start.duration = c.start;
+        const uint32_t startOp = wl.AddOp(start);
+        algo->Build(wl, group, {startOp});
+    }
+}
+
+/// First random variable stream of the training job (collectives use none).
+constexpr int64_t TRAINING_STREAM_BASE = 1000;
+
+/// What the training job added to the workload.
+struct TrainingBuild
+{
+    TrainingSpec spec;                            //!< the job, gpusPerServer filled in
+    std::vector<TrainingWorkloadInfo> iterations; //!< per iteration
+};
+
+/**
+ * \param graph the fabric
+ * \return GPUs per server when every GPU sits in a server of consecutive GPUs
+ *         of one size, else 0 (unknown)
+ */
+uint32_t
+GpusPerServer(const FabricGraph& graph)
+{
+    std::vector<uint32_t> serverOf(graph.GetGpuCount(), FabricGraph::NONE);
+    for (const auto& n : graph.GetNodes())
+    {
+        if (n.kind == FabricGraph::NodeKind::GPU && n.gpu < serverOf.size())
+        {
+            serverOf[n.gpu] = n.server;
+        }
+    }
+    if (serverOf.empty() || serverOf[0] == FabricGraph::NONE)
+    {
+        return 0;
+    }
+    uint32_t k = 0;
+    while (k < serverOf.size() && serverOf[k] == serverOf[0])
+    {
+        ++k;
+    }
+    for (uint32_t g = 0; g < serverOf.size(); ++g)
+    {
+        if (serverOf[g] == FabricGraph::NONE || serverOf[g] != serverOf[(g / k) * k])
+        {
+            return 0;
+        }
+    }
+    return serverOf.size() % k == 0 ? k : 0;
+}
+
+/// Validate the training job and append its iterations, chained per GPU.
+void
+BuildTraining(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl, TrainingBuild& tb)
+{
+    const TrafficSpec& t = spec.traffic;
+    const uint32_t gpus = graph.GetGpuCount();
+    tb.spec = t.training;
+    if (tb.spec.gpusPerServer == 0)
+    {
+        tb.spec.gpusPerServer = GpusPerServer(graph);
+    }
+    const std::vector<uint32_t> domains = GpuLocalityDomains(graph, t.locality);
+    if (domains.empty())
+    {
+        std::string known;
+        for (const auto& l : LocalityLevelNames())
+        {
+            known += (known.empty() ? "" : ", ") + l;
+        }
+        throw SpecError(t.trainingWhere,
+                        "unknown locality '" + t.locality + "' (known: " + known + ")");
+    }
+    if (t.iterations < 1)
+    {
+        throw SpecError(t.trainingWhere, "iterations must be at least 1");
+    }
+    const std::string problem = ValidateTrainingSpec(tb.spec, gpus, domains);
+    if (!problem.empty())
+    {
+        throw SpecError(t.trainingWhere, "training: " + problem);
+    }
+    std::vector<uint32_t> startOps;
+    int64_t stream = TRAINING_STREAM_BASE;
+    for (uint32_t it = 0; it < t.iterations; ++it)
+    {
+        TrainingSpec s = tb.spec;
+        if (t.iterations > 1)
+        {
+            s.name = tb.spec.name + "/it" + std::to_string(it);
+        }
+        tb.iterations.push_back(BuildTrainingWorkload(s, wl, gpus, domains, startOps, stream));
+        const TrainingWorkloadInfo& info = tb.iterations.back();
+        stream += info.streams; // fresh routing draws every iteration
+        startOps.assign(gpus, UINT32_MAX);
+        for (const TrainingRankInfo& r : info.ranks)
+        {
+            startOps[r.gpu] = r.endOp;
+        }
+    }
+}
+
+/**
+ * Prints a progress bar (FormatProgressLine()) on a timer of simulated time; counts its own
+ * events. The timer adapts so that ticks come about every 20 to 200 ms of wall time: it
+ * starts at 10 us simulated, doubles while ticks come faster than that (up to 1 s) and halves
+ * when slower (down to 1 us), so the monitor costs a few dozen events per wall second.
+ */
+class ProgressMonitor
+{
+  public:
+    ProgressMonitor(Ptr<WorkloadRunner> runner, const RunOptions& options, Clock::time_point t0)
+        : m_runner(runner)
+        , m_out(options.progressOut ? options.progressOut : &std::cerr)
+        , m_after(options.progressAfterS)
+        , m_t0(t0)
+    {
+    }
+
+    void Tick()
+    {
+        ++m_events;
+        if (m_runner->IsDone())
+        {
+            return;
+        }
+        const double wall = SecondsSince(m_t0);
+        const double sinceTick = wall - m_lastTick;
+        m_lastTick = wall;
+        if (sinceTick < 0.02 && m_interval < Seconds(1))
+        {
+            m_interval = m_interval * 2;
+        }
+        else if (sinceTick > 0.2 && m_interval > MicroSeconds(1))
+        {
+            m_interval = m_interval / 2;
+        }
+        if (wall - m_lastPrint >= 0.5)
+        {
+            m_lastPrint = wall;
+            m_eta.Add(wall, Share());
+            if (wall >= m_after)
+            {
+                Print(wall);
+            }
+        }
+        Simulator::Schedule(m_interval, &ProgressMonitor::Tick, this);
+    }
+
+    void Finish()
+    {
+        if (m_printed)
+        {
+            // The last state (100% when every byte arrived), then end the line.
+            Print(SecondsSince(m_t0));
+            *m_out << "\n" << std::flush;
+        }
+    }
+
+    uint64_t Events() const
+    {
+        return m_events;
+    }
+
+  private:
+    double Share() const
+    {
+        return m_runner->GetBytesTotal() == 0
+                   ? 1.0
+                   : static_cast<double>(m_runner->GetBytesDone()) / m_runner->GetBytesTotal();
+    }
+
+    void Print(double wall)
+    {
+        m_printed = true;
+        const double eta = m_runner->IsDone() ? 0.0 : m_eta.SecondsLeft();
+        *m_out << "\r" << FormatProgressLine(Simulator::Now().GetSeconds(), Share(), wall, eta)
+               << "\033[K" << std::flush;
+    }
+
+    Ptr<WorkloadRunner> m_runner;
+    std::ostream* m_out;
+    double m_after;
+    Clock::time_point m_t0;
+    double m_lastPrint{0};
+    double m_lastTick{0};
+    Time m_interval{MicroSeconds(10)};
+    EtaEstimator m_eta;
+    bool m_printed{false};
+    uint64_t m_events{0};
+};
+
+/// \return bytes in readable binary units, e.g. "38.4 MiB"
+std::string
+ReadableBytes(double bytes)
+{
+    static const char* const UNIT[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 4)
+    {
+        bytes /= 1024;
+        ++u;
+    }
+    char text[40];
+    std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", bytes, UNIT[u]);
+    return text;
+}
+
+/// \return the message refusing a run that would not fit in memory
+std::string
+MemoryRefusal(double estimate, uint64_t limit, bool explicitLimit)
+{
+    return "the run needs an estimated " + ReadableBytes(estimate) + " of memory ("
+           + std::to_string(static_cast<uint64_t>(estimate)) + " bytes), more than the "
+           + ReadableBytes(static_cast<double>(limit)) + " (" + std::to_string(limit) + " bytes) "
+           + (explicitLimit ? "of --memory-limit" : "the machine has available (MemAvailable)")
+           + "; refusing to start it";
+}
+
+/// Ends the run: the scenario's simulated-time limit has passed.
+void
+StopAtLimit()
+{
+    Simulator::Stop();
+}
+
+/// Stops the simulation the moment the workload is done.
+void
+StopWhenDone(Ptr<WorkloadRunner> runner, uint32_t /* op */)
+{
+    if (runner->IsDone())
+    {
+        Simulator::Stop();
+    }
+}
+
+/**
+ * \brief The straggler ledger of a run, attached to every port, if attribution is on
+ * (`attribution: enabled`: on, off, or auto = on up to
+ * ScenarioSpec::ATTRIBUTION_AUTO_MAX_MESSAGES messages).
+ * \param spec the scenario
+ * \param workload the workload
+ * \param fabric the built fabric
+ * \return the ledger, or null when off
+ */
+std::unique_ptr<StragglerLedger>
+MakeStragglerLedger(const ScenarioSpec& spec, const Workload& workload, const Fabric& fabric)
+{
+    if (spec.attribution == "off")
+    {
+        return nullptr;
+    }
+    if (spec.attribution == "auto")
+    {
+        uint64_t messages = 0;
+        for (const WorkloadOp& op : workload.GetOps())
+        {
+            messages += op.kind == WorkloadOp::SEND ? 1 : 0;
+        }
+        if (messages > ScenarioSpec::ATTRIBUTION_AUTO_MAX_MESSAGES)
+        {
+            return nullptr;
+        }
+    }
+    auto ledger = std::make_unique<StragglerLedger>(fabric.transports.size());
+    for (std::size_t i = 0; i < fabric.devicesA.size(); ++i)
+    {
+        fabric.devicesA[i]->SetStragglerLedger(ledger.get(), 2 * i);
+        fabric.devicesB[i]->SetStragglerLedger(ledger.get(), 2 * i + 1);
+    }
+    return ledger;
+}
+
+/// Sum the flow-control and loss counters of every port and switch.
+FabricCounters
+CollectCounters(const Fabric& fabric)
+{
+    FabricCounters k;
+    auto port = [&k](const Ptr<FabricNetDevice>& d) {
+        k.pauseFrames += d->GetPausesSent();
+        k.pausedS += d->GetPausedTime().GetSeconds();
+        k.stallS += d->GetStallTime().GetSeconds();
+    };
+    for (std::size_t i = 0; i < fabric.devicesA.size(); ++i)
+    {
+        port(fabric.devicesA[i]);
+        port(fabric.devicesB[i]);
+    }
+    for (const auto& sw : fabric.switches)
+    {
+        if (sw)
+        {
+            k.drops += sw->GetDrops();
+            k.losslessDrops += sw->GetLosslessDrops();
+            k.ecnMarks += sw->GetEcnMarks();
+            k.peakBufferBytes = std::max(k.peakBufferBytes, sw->GetPeakBufferUsed());
+        }
+    }
+    return k;
+}
+
+/// \return the link class between two nodes, by their kinds and tiers
+std::string
+TierName(const FabricGraph::Node& a, const FabricGraph::Node& b)
+{
+    auto name = [](const FabricGraph::Node& n) -> std::string {
+        switch (n.kind)
+        {
+            case FabricGraph::NodeKind::GPU:
+                return "gpu";
+            case FabricGraph::NodeKind::NIC:
+                return "nic";
+            case FabricGraph::NodeKind::SWITCH:
+                break;
+        }
+        return "switch" + std::to_string(n.tier);
+    };
+    const std::string x = name(a);
+    const std::string y = name(b);
+    return x < y ? x + "-" + y : y + "-" + x;
+}
+
+/// One record per port: both directions of every link.
+std::vector<PortRecord>
+CollectPorts(const FabricGraph& graph, const Fabric& fabric, bool custom)
+{
+    std::vector<PortRecord> ports;
+    const auto& nodes = graph.GetNodes();
+    const auto& links = graph.GetLinks();
+    ports.reserve(2 * links.size());
+    for (std::size_t i = 0; i < links.size(); ++i)
+    {
+        const auto& link = links[i];
+        const std::string tier = TierName(nodes[link.a], nodes[link.b]);
+        const std::string tech = graph.GetProfiles()[link.profile].technology;
+        const std::string tierClass = TierClassOf(graph, i, custom);
+        for (int end = 0; end < 2; ++end)
+        {
+            const Ptr<FabricNetDevice>& d = end == 0 ? fabric.devicesA[i] : fabric.devicesB[i];
+            PortRecord p;
+            p.node = nodes[end == 0 ? link.a : link.b].name;
+            p.peer = nodes[end == 0 ? link.b : link.a].name;
+            p.tier = tier;
+            p.technology = tech;
+            p.txPackets = d->GetTxPackets();
+            p.txBytes = d->GetTxWireBytes();
+            p.busyS = d->GetBusyTime().GetSeconds();
+            p.drops = d->GetDrops();
+            p.peakQueueBytes = d->GetPeakQueuedBytes();
+            p.pausesReceived = d->GetPausesReceived();
+            p.pausedS = d->GetPausedTime().GetSeconds();
+            p.stallS = d->GetStallTime().GetSeconds();
+            p.portId = ports.size();
+            p.tierClass = tierClass;
+            p.ecnMarks = d->GetEcnMarks();
+            p.p99QueueBytes = d->GetQueuePercentileBytes(99.0);
+            p.rateBps = static_cast<double>(graph.GetProfiles()[link.profile].rate.GetBitRate());
+            ports.push_back(p);
+        }
+    }
+    return ports;
+}
+
+/// Trace lanes (tid) of RunResults::traceLanes.
+enum TraceLane : uint32_t
+{
+    LANE_COMPUTE = 0,    //!< compute ops
+    LANE_TENSOR = 1,     //!< TP collectives
+    LANE_PIPELINE = 2,   //!< pipeline messages
+    LANE_DATA = 3,       //!< gradient bucket all-reduces
+    LANE_EXPERT = 4,     //!< MoE all-to-alls
+    LANE_COLLECTIVE = 5, //!< the traffic's collectives
+};
+
+/// \return the lane names, by TraceLane
+std::vector<std::string>
+TraceLaneNames()
+{
+    return {"compute", "tp", "pp", "dp", "ep", "collectives"};
+}
+
+/// Number of TrainingGroupInfo::Kind values.
+constexpr uint32_t TRAINING_KINDS = 10;
+
+/// \param kind a TrainingGroupInfo::Kind \return its name in the results
+const char*
+TrainingKindName(uint32_t kind)
+{
+    static const char* const NAMES[TRAINING_KINDS] = {"compute",
+                                                      "tp",
+                                                      "pp-forward",
+                                                      "pp-backward",
+                                                      "dp",
+                                                      "expert-dp",
+                                                      "moe-dispatch",
+                                                      "moe-combine",
+                                                      "moe-combine-backward",
+                                                      "moe-dispatch-backward"};
+    return kind < TRAINING_KINDS ? NAMES[kind] : "unknown";
+}
+
+/// \param kind a TrainingGroupInfo::Kind \return its trace lane
+uint32_t
+TrainingKindLane(uint32_t kind)
+{
+    switch (kind)
+    {
+        case TrainingGroupInfo::TENSOR:
+            return LANE_TENSOR;
+        case TrainingGroupInfo::PIPELINE_FORWARD:
+        case TrainingGroupInfo::PIPELINE_BACKWARD:
+            return LANE_PIPELINE;
+        case TrainingGroupInfo::DATA:
+        case TrainingGroupInfo::EXPERT_DATA:
+            return LANE_DATA;
+        case TrainingGroupInfo::COMPUTE:
+            return LANE_COMPUTE;
+        default:
+            return LANE_EXPERT;
+    }
+}
+
+/**
+ * \brief Per-collective results, flows and trace events of the traffic's
+ * collectives, and the training groups aggregated by kind.
+ *
+ * O(ops + sum of group sizes): SEND ops are bucketed by group once, and one
+ * GPU-indexed scratch map is reused by every group; the alpha-beta estimate is
+ * evaluated for the traffic's collectives only.
+ *
+ * \param graph the fabric
+ * \param workload the workload as run
+ * \param runner the runner after the run
+ * \param training the training job's iterations (may be empty)
+ * \param trace gather trace events
+ * \param r the results to fill
+ */
+void
+GatherGroups(const FabricGraph& graph,
+             const Workload& workload,
+             const WorkloadRunner& runner,
+             const TrainingBuild& training,
+             bool trace,
+             RunResults& r)
+{
+    const auto& ops = workload.GetOps();
+    const auto& groups = workload.GetGroups();
+    const uint32_t gpuCount = graph.GetGpuCount();
+    constexpr int8_t COLLECTIVE = -1;
+    std::vector<int8_t> kindOf(groups.size(), COLLECTIVE);
+    for (const TrainingWorkloadInfo& info : training.iterations)
+    {
+        for (std::size_t i = 0; i < info.groups.size(); ++i)
+        {
+            kindOf[info.firstGroup + i] = static_cast<int8_t>(info.groups[i].kind);
+        }
+    }
+
+    // SEND ops bucketed by group (a counting sort: O(ops)).
+    const Workload::GroupSends bucketed = workload.GetSendsByGroup();
+    const std::vector<uint32_t>& first = bucketed.first;
+    const std::vector<uint32_t>& sends = bucketed.sends;
+
+    // Scratch shared by every group, indexed by GPU and reset after each group.
+    std::vector<uint32_t> position(gpuCount, UINT32_MAX);
+    std::vector<int64_t> spanStart(gpuCount, INT64_MAX);
+    std::vector<int64_t> spanEnd(gpuCount, INT64_MIN);
+    std::vector<uint32_t> touched;
+    std::vector<TrainingCommResult> comm(TRAINING_KINDS);
+    if (trace)
+    {
+        r.traceLanes = TraceLaneNames();
+    }
+
+    for (uint32_t gi = 0; gi < groups.size(); ++gi)
+    {
+        const WorkloadGroup& g = groups[gi];
+        if (kindOf[gi] != COLLECTIVE)
+        {
+            const auto kind = static_cast<uint32_t>(kindOf[gi]);
+            if (kind == TrainingGroupInfo::COMPUTE)
+            {
+                continue; // the DELAY ops: reported per rank
+            }
+            TrainingCommResult& k = comm[kind];
+            ++k.groups;
+            int64_t gs = INT64_MAX;
+            int64_t ge = INT64_MIN;
+            for (uint32_t j = first[gi]; j < first[gi + 1]; ++j)
+            {
+                const WorkloadOp& op = ops[sends[j]];
+                ++k.messages;
+                k.bytes += op.bytes;
+                const int64_t s = runner.GetOpStart(sends[j]).GetPicoSeconds();
+                const int64_t e = runner.GetOpEnd(sends[j]).GetPicoSeconds();
+                if (e < 0 || s < 0)
+                {
+                    continue;
+                }
+                gs = std::min(gs, s);
+                ge = std::max(ge, e);
+                if (trace)
+                {
+                    for (const uint32_t gpu : {op.rank, op.peer})
+                    {
+                        if (spanStart[gpu] == INT64_MAX)
+                        {
+                            touched.push_back(gpu);
+                        }
+                        spanStart[gpu] = std::min(spanStart[gpu], s);
+                        spanEnd[gpu] = std::max(spanEnd[gpu], e);
+                    }
+                }
+            }
+            if (ge >= gs)
+            {
+                const double d = (ge - gs) * 1e-12;
+                k.busyS += d;
+                k.maxS = std::max(k.maxS, d);
+            }
+            for (const uint32_t gpu : touched)
+            {
+                r.trace.push_back(TraceEvent{g.name,
+                                             gpu,
+                                             TrainingKindLane(kind),
+                                             spanStart[gpu] * 1e-6,
+                                             (spanEnd[gpu] - spanStart[gpu]) * 1e-6});
+                spanStart[gpu] = INT64_MAX;
+                spanEnd[gpu] = INT64_MIN;
+            }
+            touched.clear();
+            continue;
+        }
+
+        CollectiveResult c;
+        c.name = g.name;
+        c.op = g.op;
+        c.algorithm = g.algorithm;
+        c.ranks = g.ranks.size();
+        c.bytes = g.bytes;
+        c.startS = g.start.GetSeconds();
+        c.rankGpus = g.ranks;
+        c.bytesSentPerRank.assign(g.ranks.size(), 0);
+        c.finishSPerRank.assign(g.ranks.size(), c.startS);
+        for (uint32_t i = 0; i < g.ranks.size(); ++i)
+        {
+            position[g.ranks[i]] = i;
+        }
+        const CollectiveCost cost = CollectiveAlphaBeta(graph, g);
+        c.alphaS = cost.inter.alphaS;
+        c.betaSPerByte = cost.inter.betaSPerByte;
+        c.analyticS = CollectiveTime(g, cost, CollectiveModel::FORMULA);
+        c.endS = c.startS;
+        for (uint32_t j = first[gi]; j < first[gi + 1]; ++j)
+        {
+            const uint32_t i = sends[j];
+            const WorkloadOp& op = ops[i];
+            const Time start = runner.GetOpStart(i);
+            const Time end = runner.GetOpEnd(i);
+            c.bytesSentPerRank[position[op.rank]] += op.bytes;
+            if (end.IsNegative())
+            {
+                continue; // never arrived: the run was cut off
+            }
+            FlowRecord f;
+            f.collective = g.name;
+            f.step = op.step;
+            f.src = op.rank;
+            f.dst = op.peer;
+            f.bytes = op.bytes;
+            f.startS = start.GetSeconds();
+            f.endS = end.GetSeconds();
+            c.endS = std::max(c.endS, f.endS);
+            double& finish = c.finishSPerRank[position[op.peer]];
+            finish = std::max(finish, f.endS);
+            r.flows.push_back(std::move(f));
+        }
+        for (const uint32_t gpu : g.ranks)
+        {
+            position[gpu] = UINT32_MAX;
+        }
+        c.durationS = c.endS - c.startS;
+        if (c.durationS > 0)
+        {
+            c.algbwGBps = static_cast<double>(c.bytes) / c.durationS / 1e9;
+            c.busbwGBps = c.algbwGBps * BusBandwidthFactor(c.op, c.ranks);
+        }
+        if (trace)
+        {
+            for (uint32_t i = 0; i < c.ranks; ++i)
+            {
+                r.trace.push_back(TraceEvent{c.name,
+                                             c.rankGpus[i],
+                                             LANE_COLLECTIVE,
+                                             c.startS * 1e6,
+                                             (c.finishSPerRank[i] - c.startS) * 1e6});
+            }
+        }
+        r.collectives.push_back(std::move(c));
+    }
+    // The collectives' ops are contiguous per group, in group order: flows are in op order.
+    for (std::size_t i = 0; i < r.flows.size(); ++i)
+    {
+        r.flows[i].id = i;
+    }
+    for (uint32_t k = 0; k < TRAINING_KINDS; ++k)
+    {
+        if (comm[k].groups > 0)
+        {
+            comm[k].kind = TrainingKindName(k);
+            r.training.communication.push_back(comm[k]);
+        }
+    }
+}
+
+/**
+ * \brief Bisection throughput of every all-to-all and permutation collective
+ * (the cut is priced once, only if there is such a collective).
+ * \param graph the fabric
+ * \param spec the topology
+ * \param r the results (collectives and flows filled; bisection appended)
+ */
+void
+GatherBisection(const FabricGraph& graph, const TopologySpec& spec, RunResults& r)
+{
+    BisectionCutInfo cut;
+    bool priced = false;
+    std::size_t flow = 0;
+    for (const CollectiveResult& c : r.collectives)
+    {
+        // flows are grouped per collective, in collective order
+        const std::size_t first = flow;
+        while (flow < r.flows.size() && r.flows[flow].collective == c.name)
+        {
+            ++flow;
+        }
+        if (c.op != "all-to-all" && c.op != "permutation")
+        {
+            continue;
+        }
+        if (!priced)
+        {
+            cut = AnalyticBisectionCut(graph, spec);
+            priced = true;
+        }
+        const std::vector<FlowRecord> mine(r.flows.begin() + first, r.flows.begin() + flow);
+        const BisectionMeasure m = MeasureBisection(cut, mine, c.startS, c.endS);
+        BisectionRecord b;
+        b.collective = c.name;
+        b.op = c.op;
+        b.split = cut.split;
+        b.sideAGpus = std::count(cut.sideA.begin(), cut.sideA.end(), true);
+        b.sideBGpus = cut.sideA.size() - b.sideAGpus;
+        b.crossBytes = m.crossBytes;
+        b.bytesAtoB = m.bytesAtoB;
+        b.bytesBtoA = m.bytesBtoA;
+        b.windowS = m.windowS;
+        b.achievedGbps = m.achievedGbps;
+        b.analyticGbps = m.analyticGbps;
+        b.formulaGbps = cut.formulaGbps;
+        b.ratio = m.ratio;
+        r.bisection.push_back(b);
+    }
+}
+
+/// \param c a compute op \return its trace name, e.g. "F attn l3 mb2"
+std::string
+ComputeName(const TrainingComputeOp& c)
+{
+    static const char* const PHASE[] = {"F", "B", "W"};
+    static const char* const PART[] = {"attn", "mlp", "experts", "head"};
+    std::string n = PHASE[c.phase < 3 ? c.phase : 0];
+    n += ' ';
+    n += PART[c.part < 4 ? c.part : 0];
+    n += " l" + std::to_string(c.layer) + " mb" + std::to_string(c.microBatch);
+    if (c.chunk > 0)
+    {
+        n += " v" + std::to_string(c.chunk);
+    }
+    return n;
+}
+
+/**
+ * \brief The training job's iterations, per-rank breakdown, MoE totals and
+ * compute trace events.
+ * \param tb the job as built
+ * \param runner the runner after the run
+ * \param trace gather trace events
+ * \param r the results to fill
+ */
+void
+GatherTraining(const TrainingBuild& tb, const WorkloadRunner& runner, bool trace, RunResults& r)
+{
+    const TrainingSpec& spec = tb.spec;
+    TrainingResult& t = r.training;
+    r.hasTraining = true;
+    t.name = spec.name;
+    t.schedule = spec.schedule;
+    t.tp = spec.tp;
+    t.pp = spec.pp;
+    t.dp = spec.dp;
+    t.ep = spec.ep;
+    t.microBatches = spec.microBatches;
+    t.peakFlops = spec.peakFlops;
+    t.mfu = spec.mfu;
+    t.moe = spec.moeLayers > 0;
+    if (!tb.iterations.empty())
+    {
+        t.parameters = tb.iterations.front().sizes.totalParams;
+    }
+    for (const TrainingWorkloadInfo& info : tb.iterations)
+    {
+        t.moeTokenCopies += info.moeTotals.tokenCopies;
+        t.moeDropped += info.moeTotals.dropped;
+        t.moeSameRank += info.moeTotals.sameRank;
+        t.moeSameDomain += info.moeTotals.sameDomain;
+        t.moeNetworkBytes += info.moeTotals.networkBytes;
+        for (const TrainingRankInfo& ri : info.ranks)
+        {
+            if (runner.GetOpEnd(ri.endOp).IsNegative()
+                || (ri.startOp != UINT32_MAX && runner.GetOpEnd(ri.startOp).IsNegative()))
+            {
+                t.complete = false;
+            }
+            if (!trace)
+            {
+                continue;
+            }
+            for (const TrainingComputeOp& c : ri.compute)
+            {
+                const int64_t s = runner.GetOpStart(c.op).GetPicoSeconds();
+                const int64_t e = runner.GetOpEnd(c.op).GetPicoSeconds();
+                if (s >= 0 && e >= s)
+                {
+                    r.trace.push_back(
+                        TraceEvent{ComputeName(c), ri.gpu, LANE_COMPUTE, s * 1e-6, (e - s) * 1e-6});
+                }
+            }
+        }
+    }
+    if (!t.complete)
+    {
+        return; // SummarizeTrainingRun needs every iteration finished
+    }
+    for (uint32_t it = 0; it < tb.iterations.size(); ++it)
+    {
+        const TrainingWorkloadInfo& info = tb.iterations[it];
+        const TrainingRunSummary sum = SummarizeTrainingRun(info, runner);
+        TrainingIterationResult ir;
+        ir.iteration = it;
+        ir.startS = sum.start.GetSeconds();
+        ir.endS = sum.end.GetSeconds();
+        ir.stepS = sum.Iteration().GetSeconds();
+        const double n = std::max<std::size_t>(1, sum.ranks.size());
+        for (uint32_t rank = 0; rank < sum.ranks.size(); ++rank)
+        {
+            const TrainingRankTimes& rt = sum.ranks[rank];
+            const TrainingRankInfo& ri = info.ranks[rank];
+            TrainingRankResult rr;
+            rr.iteration = it;
+            rr.rank = rank;
+            rr.gpu = ri.gpu;
+            rr.tp = ri.tp;
+            rr.pp = ri.pp;
+            rr.dp = ri.dp;
+            rr.computeS = rt.compute.GetSeconds();
+            rr.pipelineIdleS = rt.pipelineIdle.GetSeconds();
+            rr.exposedTensorS = rt.exposedTensor.GetSeconds();
+            rr.exposedPipelineS = rt.exposedPipeline.GetSeconds();
+            rr.exposedExpertS = rt.exposedExpert.GetSeconds();
+            rr.exposedDataS = rt.exposedData.GetSeconds();
+            rr.endS = rt.end.GetSeconds();
+            ir.computeS += rr.computeS / n;
+            ir.pipelineIdleS += rr.pipelineIdleS / n;
+            ir.exposedTensorS += rr.exposedTensorS / n;
+            ir.exposedPipelineS += rr.exposedPipelineS / n;
+            ir.exposedExpertS += rr.exposedExpertS / n;
+            ir.exposedDataS += rr.exposedDataS / n;
+            t.ranks.push_back(rr);
+        }
+        ir.achievedMfu = ir.stepS > 0 ? spec.mfu * ir.computeS / ir.stepS : 0.0;
+        t.iterations.push_back(ir);
+    }
+}
+} // namespace
+
+WorkloadGroup
+MakeWorkloadGroup(const CollectiveSpec& c, uint32_t gpus)
+{
+    WorkloadGroup g;
+    g.name = c.name;
+    g.op = c.op;
+    g.algorithm = c.algorithm;
+    g.bytes = c.bytes;
+    g.start = c.start;
+    g.ranks = c.ranks;
+    g.channels = c.channels;
+    g.chunkBytes = c.chunkBytes;
+    g.gammaSecondsPerByte = c.gammaSecondsPerByte;
+    g.root = c.root;
+    g.ranksPerNode = c.ranksPerNode;
+    g.matrix = c.matrix;
+    for (std::size_t t = 0; t < c.transferSrc.size(); ++t)
+    {
+        g.transfers.push_back(
+            WorkloadTransfer{c.transferSrc[t], c.transferDst[t], c.transferBytes[t]});
+    }
+    if (g.ranks.empty())
+    {
+        for (uint32_t i = 0; i < gpus; ++i)
+        {
+            g.ranks.push_back(i);
+        }
+    }
+    if (g.op == "permutation" && g.ranks.size() >= 2)
+    {
+        const auto p = static_cast<uint32_t>(g.ranks.size());
+        for (uint32_t i = 0; i < p; ++i)
+        {
+            g.transfers.push_back(WorkloadTransfer{i, (i + 1) % p, g.bytes});
+        }
+    }
+    return g;
+}
+
+RunResults
+RunScenario(const ScenarioSpec& spec, const RunOptions& options)
+{
+    const Clock::time_point t0 = Clock::now();
+    RngSeedManager::SetSeed(static_cast<uint32_t>(spec.seed));
+    RngSeedManager::SetRun(1);
+    // The event scheduler: the command line's, else the scenario's, else the default.
+    const std::string scheduler = !options.scheduler.empty() ? options.scheduler
+                                  : !spec.scheduler.empty()  ? spec.scheduler
+                                                             : DEFAULT_SCHEDULER;
+    const std::string schedulerType = SchedulerTypeName(scheduler);
+    if (schedulerType.empty())
+    {
+        throw SpecError(spec.where, "unknown scheduler '" + scheduler + "'");
+    }
+    Simulator::SetScheduler(ObjectFactory(schedulerType));
+
+    // Everything that can be wrong with the input is found before simulating.
+    const uint64_t memoryLimit
+        = options.memoryLimitBytes > 0 ? options.memoryLimitBytes : AvailableMemoryBytes();
+    const double memoryFloor = EstimateTopologyFloorBytes(spec.topology);
+    if (memoryLimit > 0 && memoryFloor > static_cast<double>(memoryLimit))
+    {
+        throw SpecError(spec.topology.where,
+                        MemoryRefusal(memoryFloor, memoryLimit, options.memoryLimitBytes > 0));
+    }
+    const FabricGraph graph = BuildFabricGraph(spec.topology);
+    const int swept = FindSweptCollective(spec);
+    if (swept >= 0)
+    {
+        throw SpecError(spec.traffic.collectives[swept].where,
+                        "collective '" + spec.traffic.collectives[swept].name
+                            + "' is a sweep: run it with RunSweep (ai-fabric run)");
+    }
+    Workload workload;
+    BuildWorkload(spec, graph.GetGpuCount(), workload);
+    TrainingBuild training;
+    if (spec.traffic.hasTraining)
+    {
+        BuildTraining(spec, graph, workload, training);
+    }
+    workload.Finalize();
+    const double memoryEstimate = EstimateRunMemoryBytes(graph, workload);
+    if (memoryLimit > 0 && memoryEstimate > static_cast<double>(memoryLimit))
+    {
+        throw SpecError(spec.where,
+                        MemoryRefusal(memoryEstimate, memoryLimit, options.memoryLimitBytes > 0));
+    }
+    FabricBuildOptions build;
+    if (!FabricSwitch::ParseForwarding(spec.forwarding, build.forwarding))
+    {
+        throw SpecError(spec.where, "unknown forwarding '" + spec.forwarding + "'");
+    }
+    if (!FabricSwitch::ParsePathMode(spec.topology.routing, build.pathMode))
+    {
+        throw SpecError(spec.topology.where,
+                        "unknown routing '" + spec.topology.routing
+                            + "' (known: minimal, valiant, ugal)");
+    }
+    build.reliability = spec.reliability;
+    build.transportAttributes = spec.transportAttributes;
+    build.cellPackets = spec.cellPackets;
+    build.cellPacketsWhere = spec.fidelityWhere;
+    std::string cc = spec.congestionControl;
+    if (cc == "auto")
+    {
+        cc = "none";
+        for (const auto& p : graph.GetProfiles())
+        {
+            if (p.ecnKmin > 0)
+            {
+                cc = "dcqcn"; // the links mark ECN: RoCEv2 runs DCQCN
+            }
+        }
+    }
+    if (cc == "dcqcn")
+    {
+        ObjectFactory factory("ns3::Dcqcn");
+        for (const auto& [name, value] : spec.dcqcnAttributes)
+        {
+            factory.Set(name, StringValue(value));
+        }
+        build.congestionControl = factory.Create<RdmaCongestionControl>();
+    }
+    else if (cc != "none")
+    {
+        throw SpecError(spec.where, "unknown congestion_control '" + cc + "'");
+    }
+    Fabric fabric = FabricBuilder::Build(graph, spec.topology.where, build);
+    std::unique_ptr<StragglerLedger> ledger = MakeStragglerLedger(spec, workload, fabric);
+    PacketCapture capture(spec, graph, fabric);
+
+    Ptr<WorkloadRunner> runner = CreateObject<WorkloadRunner>();
+    runner->Setup(&workload, fabric.transports);
+    runner->TraceConnectWithoutContext("OpCompleted", MakeBoundCallback(&StopWhenDone, runner));
+    Simulator::ScheduleNow(&WorkloadRunner::Start, runner);
+    Simulator::Schedule(spec.stopTime, &StopAtLimit);
+    ProgressMonitor monitor(runner, options, t0);
+    if (options.progress)
+    {
+        Simulator::ScheduleNow(&ProgressMonitor::Tick, &monitor);
+    }
+    std::vector<Ptr<FabricNetDevice>> portDevices;
+    portDevices.reserve(2 * fabric.devicesA.size());
+    for (std::size_t i = 0; i < fabric.devicesA.size(); ++i)
+    {
+        portDevices.push_back(fabric.devicesA[i]);
+        portDevices.push_back(fabric.devicesB[i]);
+    }
+    PortSampler sampler(std::move(portDevices), spec.sampleInterval);
+    sampler.Start();
+    RunWatchdog watchdog(fabric, runner, spec.watchdogNoProgress);
+    watchdog.Start();
+    const double setupS = SecondsSince(t0);
+
+    const uint64_t eventsBefore = Simulator::GetEventCount();
+    Simulator::Run();
+    monitor.Finish();
+    sampler.Finish();
+
+    RunResults r;
+    r.scenario = spec.name;
+    r.scenarioFile = spec.where.file;
+    r.topology = spec.topology.name;
+    r.traffic = spec.traffic.name;
+    r.seed = spec.seed;
+    r.cellPackets = spec.cellPackets;
+    r.gpus = graph.GetGpuCount();
+    r.switches = graph.GetSwitchCount();
+    r.links = graph.GetLinks().size();
+    r.simTimeS = Simulator::Now().GetSeconds();
+    // The monitor's own events depend on whether progress is shown: leave them out.
+    // The sampler's and the watchdog's events are bookkeeping too: leave them out.
+    r.events = Simulator::GetEventCount() - eventsBefore - monitor.Events() - sampler.Events()
+               - watchdog.Events();
+    r.packetHops = fabric.GetPacketHops();
+    r.complete = runner->IsDone();
+    r.interrupted = !r.complete && watchdog.Interrupted();
+    r.stopReason = r.complete           ? "done"
+                   : r.interrupted      ? "interrupted"
+                   : watchdog.Stalled() ? "no_progress"
+                                        : "stop_time";
+    r.setupTimeS = setupS;
+    r.memoryEstimateBytes = memoryEstimate;
+    r.counters = CollectCounters(fabric);
+    r.ports = CollectPorts(graph, fabric, spec.topology.kind == "custom");
+    r.tierClasses = SummarizeTierClasses(r.ports, r.simTimeS);
+    r.sampleIntervalS = sampler.IntervalS();
+    r.sampleIntervalAuto = !spec.sampleInterval.IsStrictlyPositive();
+    r.timeseries = sampler.Rows();
+    if (r.counters.losslessDrops > 0)
+    {
+        r.violations.push_back(std::to_string(r.counters.losslessDrops)
+                               + " packets dropped on lossless (credit or PFC) ports");
+    }
+
+    const Clock::time_point gather0 = Clock::now();
+    GatherGroups(graph, workload, *runner, training, options.trace, r);
+    GatherBisection(graph, spec.topology, r);
+    {
+        std::vector<MessageQuery> queries;
+        queries.reserve(r.flows.size());
+        for (const FlowRecord& f : r.flows)
+        {
+            queries.push_back(MessageQuery{f.src, f.dst, f.bytes});
+        }
+        const std::vector<double> ideal = MessageIdealTimes(graph, queries);
+        for (std::size_t i = 0; i < r.flows.size(); ++i)
+        {
+            r.flows[i].idealS = ideal[i];
+        }
+    }
+    if (spec.traffic.hasTraining)
+    {
+        GatherTraining(training, *runner, options.trace, r);
+        r.training.locality = spec.traffic.locality;
+    }
+    FillTails(r);
+    if (ledger)
+    {
+        // Training groups are attributed per kind (tp, dp, ...), collectives one by one.
+        std::vector<std::string> trainingKind(workload.GetGroups().size());
+        for (const TrainingWorkloadInfo& info : training.iterations)
+        {
+            for (std::size_t i = 0; i < info.groups.size(); ++i)
+            {
+                trainingKind[info.firstGroup + i] = TrainingKindName(info.groups[i].kind);
+            }
+        }
+        GatherStragglers(graph,
+                         fabric,
+                         workload,
+                         *runner,
+                         *ledger,
+                         trainingKind,
+                         spec.attributionFlows,
+                         r);
+    }
+    r.captures = capture.Finish();
+    CheckRun(graph, fabric, workload, *runner, r);
+    r.gatherTimeS = SecondsSince(gather0);
+
+    Simulator::Destroy();
+    r.wallTimeS = SecondsSince(t0);
+    return r;
+}
+
+int
+FindSweptCollective(const ScenarioSpec& spec)
+{
+    int found = -1;
+    const auto& cs = spec.traffic.collectives;
+    for (std::size_t i = 0; i < cs.size(); ++i)
+    {
+        if (!cs[i].sweep)
+        {
+            continue;
+        }
+        if (found >= 0)
+        {
+            throw SpecError(cs[i].where,
+                            "only one collective per scenario can be swept; '" + cs[found].name
+                                + "' already is");
+        }
+        found = static_cast<int>(i);
+    }
+    return found;
+}
+
+std::vector<uint64_t>
+SweepSizes(const CollectiveSpec& c)
+{
+    if (c.sweepMinBytes == 0)
+    {
+        throw SpecError(c.where, "sweep: the minimum size must be at least 1 byte");
+    }
+    if (c.sweepMaxBytes < c.sweepMinBytes)
+    {
+        throw SpecError(c.where, "sweep: the maximum size is below the minimum");
+    }
+    if (c.sweepFactor < 2)
+    {
+        throw SpecError(c.where, "sweep: the factor must be at least 2");
+    }
+    std::vector<uint64_t> sizes;
+    for (uint64_t b = c.sweepMinBytes; b <= c.sweepMaxBytes; b *= c.sweepFactor)
+    {
+        sizes.push_back(b);
+        if (b > std::numeric_limits<uint64_t>::max() / c.sweepFactor)
+        {
+            break;
+        }
+    }
+    return sizes;
+}
+
+SweepResults
+RunSweep(const ScenarioSpec& spec, const RunOptions& options)
+{
+    const int swept = FindSweptCollective(spec);
+    if (swept < 0)
+    {
+        throw SpecError(spec.traffic.where, "no collective has a sweep");
+    }
+    const CollectiveSpec& c = spec.traffic.collectives[swept];
+    const std::vector<uint64_t> sizes = SweepSizes(c);
+    SweepResults out;
+    out.collective = c.name;
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+    {
+        ScenarioSpec one = spec;
+        CollectiveSpec& oc = one.traffic.collectives[swept];
+        oc.sweep = false;
+        oc.bytes = sizes[i];
+        RunOptions o = options;
+        o.trace = options.trace && i + 1 == sizes.size();
+        RunResults r = RunScenario(one, o);
+        const CollectiveResult* cr = nullptr;
+        for (const auto& x : r.collectives)
+        {
+            if (x.name == c.name)
+            {
+                cr = &x;
+            }
+        }
+        if (cr == nullptr)
+        {
+            throw std::logic_error("RunSweep: no result for collective '" + c.name + "'");
+        }
+        SweepRow row;
+        row.bytes = cr->bytes;
+        row.count = cr->bytes / 4; // float32 elements, as nccl-tests -d float
+        row.op = cr->op;
+        row.algorithm = cr->algorithm;
+        row.ranks = cr->ranks;
+        row.timeUs = cr->durationS * 1e6;
+        row.algbwGBps = cr->algbwGBps;
+        row.busbwGBps = cr->busbwGBps;
+        row.analyticUs = cr->analyticS * 1e6;
+        row.simOverAnalytic = cr->analyticS > 0 ? cr->durationS / cr->analyticS
+                                                : std::numeric_limits<double>::quiet_NaN();
+        row.complete = r.complete;
+        out.rows.push_back(row);
+        if (i + 1 == sizes.size() || r.interrupted)
+        {
+            out.last = std::move(r);
+        }
+        if (out.last.interrupted)
+        {
+            break; // SIGINT/SIGTERM: the sizes run so far
+        }
+    }
+    out.last.sweepCollective = out.collective;
+    out.last.sweep = out.rows;
+    return out;
+}
+
+// Measured on perm-320, ring-64 and the 16-GPU training example (docs/performance.md): the
+// module's lane-heap (FIFO lanes for recurring delays over a small 4-ary heap) beats
+// quad-heap, which beats std::priority_queue's binary heap, the fastest of ns-3's own.
+const char* const DEFAULT_SCHEDULER = "lane-heap";
+
+const std::vector<std::string>&
+SchedulerNames()
+{
+    static const std::vector<std::string> names
+        = {"map", "heap", "list", "calendar", "priority-queue", "quad-heap", "lane-heap"};
+    return names;
+}
+
+std::string
+SchedulerTypeName(const std::string& name)
+{
+    if (name == "map")
+    {
+        return "ns3::MapScheduler";
+    }
+    if (name == "heap")
+    {
+        return "ns3::HeapScheduler";
+    }
+    if (name == "list")
+    {
+        return "ns3::ListScheduler";
+    }
+    if (name == "calendar")
+    {
+        return "ns3::CalendarScheduler";
+    }
+    if (name == "priority-queue")
+    {
+        return "ns3::PriorityQueueScheduler";
+    }
+    if (name == "quad-heap")
+    {
+        return "ns3::QuadHeapScheduler"; // contrib/ai-fabric/model/quad-heap-scheduler.h
+    }
+    if (name == "lane-heap")
+    {
+        return "ns3::LaneHeapScheduler"; // contrib/ai-fabric/model/lane-heap-scheduler.h
+    }
+    return "";
+}
+
+} // namespace ns3

@@ -1,0 +1,1404 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "parameter-sweep.h"
+
+#include "config/scenario-spec.h"
+#include "config/yaml-scenario-reader.h"
+#include "output/atomic-file.h"
+#include "output/json-writer.h"
+#include "output/results-writer.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <set>
+#include <spawn.h>
+#include <sstream>
+#include <stdexcept>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <yaml-cpp/yaml.h>
+
+extern char** environ;
+
+namespace ns3
+{
+
+namespace
+{
+
+namespace fs = std::filesystem;
+
+/// Most points a sweep may have (a guard against a runaway grid).
+constexpr std::size_t MAX_POINTS = 10000;
+
+/// \return the location of a YAML mark in \p file (1-based)
+SpecLocation
+At(const std::string& file, const YAML::Mark& mark)
+{
+    if (mark.is_null())
+    {
+        return SpecLocation{file, 0, 0};
+    }
+    return SpecLocation{file, mark.line + 1, mark.column + 1};
+}
+
+/// One step of a key path: a mapping key or a sequence index.
+struct PathStep
+{
+    bool isIndex{false};  //!< an index `[i]`
+    std::string key;      //!< the key, if not an index
+    std::size_t index{0}; //!< the index, if an index
+};
+
+/// \return the steps of \p path (`a.b[2].c`); throws std::invalid_argument if malformed
+std::vector<PathStep>
+ParseKeyPath(const std::string& path)
+{
+    std::vector<PathStep> steps;
+    std::size_t i = 0;
+    const auto isKeyChar = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+    };
+    if (path.empty())
+    {
+        throw std::invalid_argument("the key path is empty");
+    }
+    while (i < path.size())
+    {
+        std::size_t j = i;
+        while (j < path.size() && isKeyChar(path[j]))
+        {
+            ++j;
+        }
+        if (j == i)
+        {
+            throw std::invalid_argument("expected a key at character " + std::to_string(i + 1)
+                                        + " of '" + path + "' (keys are letters, digits, _ and -)");
+        }
+        steps.push_back(PathStep{false, path.substr(i, j - i), 0});
+        i = j;
+        while (i < path.size() && path[i] == '[')
+        {
+            const std::size_t close = path.find(']', i);
+            const std::string digits
+                = close == std::string::npos ? "" : path.substr(i + 1, close - i - 1);
+            if (digits.empty() || digits.size() > 6
+                || digits.find_first_not_of("0123456789") != std::string::npos)
+            {
+                throw std::invalid_argument("expected an index [0], [1], ... at character "
+                                            + std::to_string(i + 1) + " of '" + path + "'");
+            }
+            steps.push_back(PathStep{true, "", static_cast<std::size_t>(std::stoul(digits))});
+            i = close + 1;
+        }
+        if (i < path.size())
+        {
+            if (path[i] != '.' || i + 1 == path.size())
+            {
+                throw std::invalid_argument("unexpected '" + path.substr(i, 1) + "' at character "
+                                            + std::to_string(i + 1) + " of '" + path
+                                            + "' (write key.key[index].key)");
+            }
+            ++i;
+        }
+    }
+    return steps;
+}
+
+/// \return "a.b[2]" for the first \p n steps
+std::string
+PathPrefix(const std::vector<PathStep>& steps, std::size_t n)
+{
+    std::string s;
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        if (steps[i].isIndex)
+        {
+            s += "[" + std::to_string(steps[i].index) + "]";
+        }
+        else
+        {
+            s += (s.empty() ? "" : ".") + steps[i].key;
+        }
+    }
+    return s.empty() ? "the top level" : "'" + s + "'";
+}
+
+/// \return the keys of a mapping, comma separated
+std::string
+MapKeys(const YAML::Node& map)
+{
+    std::string s;
+    for (auto it = map.begin(); it != map.end(); ++it)
+    {
+        s += (s.empty() ? "" : ", ") + it->first.as<std::string>();
+    }
+    return s;
+}
+
+/// Levenshtein distance, for "did you mean".
+std::size_t
+EditDistance(const std::string& a, const std::string& b)
+{
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+    {
+        row[j] = j;
+    }
+    for (std::size_t i = 1; i <= a.size(); ++i)
+    {
+        std::size_t diag = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j)
+        {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+/// \return the nearest of \p choices to \p key within distance 2, or ""
+std::string
+Nearest(const std::string& key, const std::vector<std::string>& choices)
+{
+    std::string best;
+    std::size_t bestD = 3;
+    for (const auto& c : choices)
+    {
+        const std::size_t d = EditDistance(key, c);
+        if (d < bestD)
+        {
+            bestD = d;
+            best = c;
+        }
+    }
+    return best;
+}
+
+/**
+ * \brief Set \p value at \p steps under \p root (cloned by the caller).
+ * \throws std::invalid_argument naming the failing step
+ */
+void
+SetPath(YAML::Node root, const std::vector<PathStep>& steps, const YAML::Node& value)
+{
+    YAML::Node cur;
+    cur.reset(root);
+    for (std::size_t i = 0; i < steps.size(); ++i)
+    {
+        const PathStep& s = steps[i];
+        const bool last = i + 1 == steps.size();
+        const std::string at = PathPrefix(steps, i);
+        if (s.isIndex)
+        {
+            if (!cur.IsSequence())
+            {
+                throw std::invalid_argument(at + " is not a list, so [" + std::to_string(s.index)
+                                            + "] does not apply");
+            }
+            if (s.index >= cur.size())
+            {
+                throw std::invalid_argument(at + " has " + std::to_string(cur.size())
+                                            + " entries, so there is no [" + std::to_string(s.index)
+                                            + "] (indices start at 0)");
+            }
+            if (last)
+            {
+                cur[s.index] = YAML::Clone(value);
+                return;
+            }
+            YAML::Node next = cur[s.index];
+            cur.reset(next);
+            continue;
+        }
+        if (!cur.IsMap())
+        {
+            throw std::invalid_argument(at + " is not a mapping, so it has no key '" + s.key + "'");
+        }
+        const YAML::Node& constCur = cur;
+        const bool exists = static_cast<bool>(constCur[s.key]);
+        if (last)
+        {
+            cur[s.key] = YAML::Clone(value);
+            return;
+        }
+        if (!exists)
+        {
+            std::vector<std::string> keys;
+            for (auto it = cur.begin(); it != cur.end(); ++it)
+            {
+                keys.push_back(it->first.as<std::string>());
+            }
+            const std::string near = Nearest(s.key, keys);
+            throw std::invalid_argument("there is no key '" + s.key + "' in "
+                                        + (i == 0 ? "the base scenario" : at)
+                                        + (near.empty() ? "" : "; did you mean '" + near + "'?")
+                                        + " (keys there: " + MapKeys(cur) + ")");
+        }
+        YAML::Node next = cur[s.key];
+        cur.reset(next);
+    }
+}
+
+/// Make every relative `matrix: FILE` path under \p node absolute, from \p dir.
+void
+AbsoluteMatrixPaths(YAML::Node node, const fs::path& dir)
+{
+    if (node.IsMap())
+    {
+        for (auto it = node.begin(); it != node.end(); ++it)
+        {
+            if (it->first.IsScalar() && it->first.Scalar() == "matrix" && it->second.IsScalar())
+            {
+                const fs::path p(it->second.Scalar());
+                if (p.is_relative())
+                {
+                    it->second = fs::absolute(dir / p).lexically_normal().string();
+                }
+            }
+            else
+            {
+                AbsoluteMatrixPaths(it->second, dir);
+            }
+        }
+    }
+    else if (node.IsSequence())
+    {
+        for (std::size_t i = 0; i < node.size(); ++i)
+        {
+            AbsoluteMatrixPaths(node[i], dir);
+        }
+    }
+}
+
+/// \return the mapping of a topology or traffic file, named and with absolute matrix paths
+YAML::Node
+LoadSection(const std::string& file, const SpecLocation& namedAt)
+{
+    if (!fs::is_regular_file(file))
+    {
+        throw SpecError(namedAt, "cannot open '" + file + "': no such file");
+    }
+    YAML::Node node;
+    try
+    {
+        node = YAML::LoadFile(file);
+    }
+    catch (const YAML::Exception& e)
+    {
+        throw SpecError(At(file, e.mark), "malformed YAML: " + e.msg);
+    }
+    if (!node.IsMap())
+    {
+        throw SpecError(namedAt, "'" + file + "' does not hold a mapping");
+    }
+    if (!node["name"])
+    {
+        node["name"] = fs::path(file).stem().string();
+    }
+    AbsoluteMatrixPaths(node, fs::path(file).parent_path());
+    return node;
+}
+
+/// \return the scenario file as one mapping (see InlineScenarioYaml())
+YAML::Node
+InlineScenario(const std::string& scenarioFile)
+{
+    YAML::Node root;
+    try
+    {
+        root = YAML::LoadFile(scenarioFile);
+    }
+    catch (const YAML::Exception& e)
+    {
+        throw SpecError(At(scenarioFile, e.mark), "malformed YAML: " + e.msg);
+    }
+    if (!root.IsMap())
+    {
+        throw SpecError(SpecLocation{scenarioFile, 0, 0}, "the scenario is not a mapping");
+    }
+    const fs::path dir = fs::path(scenarioFile).parent_path();
+    for (const char* section : {"topology", "traffic"})
+    {
+        YAML::Node v = root[section];
+        if (v && v.IsScalar())
+        {
+            const std::string file = (dir / v.Scalar()).lexically_normal().string();
+            root[section] = LoadSection(file, At(scenarioFile, v.Mark()));
+        }
+        else if (v && v.IsMap())
+        {
+            AbsoluteMatrixPaths(v, dir);
+        }
+    }
+    if (!root["name"])
+    {
+        root["name"] = fs::path(scenarioFile).stem().string();
+    }
+    return root;
+}
+
+/// \return \p node as block YAML text
+std::string
+Emit(const YAML::Node& node)
+{
+    YAML::Emitter out;
+    out << node;
+    return std::string(out.c_str()) + "\n";
+}
+
+/// \return \p node as one-line text: a scalar's own text, else flow YAML
+std::string
+Label(const YAML::Node& node)
+{
+    if (node.IsScalar())
+    {
+        return node.Scalar();
+    }
+    if (node.IsNull())
+    {
+        return "null";
+    }
+    YAML::Emitter out;
+    out << YAML::Flow << node;
+    return out.c_str();
+}
+
+/// \return \p name with characters other than letters, digits, _ . - replaced by _
+std::string
+ColumnName(const std::string& name)
+{
+    std::string s = name;
+    for (char& c : s)
+    {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-')
+        {
+            c = '_';
+        }
+    }
+    return s;
+}
+
+/// The metrics of a sweep that names none, from the base scenario.
+std::vector<SweepMetric>
+DefaultMetrics(const ScenarioSpec& base, const std::string& sweepFile)
+{
+    std::vector<SweepMetric> m;
+    const SpecLocation where{sweepFile, 0, 0};
+    const auto& cs = base.traffic.collectives;
+    for (std::size_t i = 0; i < cs.size(); ++i)
+    {
+        const std::string c = "collectives[" + std::to_string(i) + "].";
+        const std::string n = ColumnName(cs[i].name);
+        m.push_back({n + "_duration_s", c + "duration_s", where});
+        m.push_back({n + "_busbw_GBps", c + "busbw_GBps", where});
+    }
+    if (!cs.empty())
+    {
+        m.push_back({"fct_p99_s", "flows.fct_s.p99", where});
+    }
+    if (base.traffic.hasTraining)
+    {
+        const std::string it
+            = "training.iterations[" + std::to_string(base.traffic.iterations - 1) + "].";
+        m.push_back({"step_s", it + "step_s", where});
+        m.push_back({"exposed_comm_share", it + "exposed_comm_share", where});
+        m.push_back({"bubble_share", it + "bubble_share", where});
+    }
+    m.push_back({"sim_time_s", "sim_time_s", where});
+    m.push_back({"complete", "complete", where});
+    m.push_back({"valid", "valid", where});
+    return m;
+}
+
+/// Removes a directory tree when it goes out of scope.
+struct TempDir
+{
+    fs::path path;
+
+    TempDir()
+    {
+        std::string tmpl = (fs::temp_directory_path() / "ai-fabric-sweep-XXXXXX").string();
+        if (!mkdtemp(tmpl.data()))
+        {
+            throw std::runtime_error("cannot create a temporary directory: "
+                                     + std::string(std::strerror(errno)));
+        }
+        path = tmpl;
+    }
+
+    ~TempDir()
+    {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+};
+
+/// The line \p line (1-based) of \p text, trimmed, or "".
+std::string
+LineOf(const std::string& text, int line)
+{
+    std::istringstream in(text);
+    std::string s;
+    for (int i = 1; std::getline(in, s); ++i)
+    {
+        if (i == line)
+        {
+            const std::size_t a = s.find_first_not_of(' ');
+            return a == std::string::npos ? "" : s.substr(a);
+        }
+    }
+    return "";
+}
+
+/**
+ * \brief Check a scenario text by reading it from a temporary file.
+ * \param yaml the scenario
+ * \param dir the temporary directory
+ * \param[out] problem the reader's message, with the offending line when in the scenario
+ * \return true if valid
+ */
+bool
+ScenarioIsValid(const std::string& yaml, const fs::path& dir, std::string& problem)
+{
+    const std::string file = (dir / "scenario.yaml").string();
+    {
+        std::ofstream os(file, std::ios::binary | std::ios::trunc);
+        os << yaml;
+        if (!os)
+        {
+            throw std::runtime_error("cannot write " + file);
+        }
+    }
+    try
+    {
+        ReadScenarioFile(file);
+        return true;
+    }
+    catch (const SpecError& e)
+    {
+        problem = e.Message();
+        if (e.Where().file == file)
+        {
+            const std::string line = LineOf(yaml, e.Where().line);
+            if (!line.empty())
+            {
+                problem += " (at '" + line + "' of the point's scenario)";
+            }
+        }
+        else
+        {
+            problem = e.Where().ToString() + ": " + problem;
+        }
+        return false;
+    }
+}
+
+/// Reads a mapping of the sweep file: unknown keys are errors with a suggestion.
+void
+CheckKeys(const YAML::Node& map,
+          const std::string& file,
+          const std::string& what,
+          const std::vector<std::string>& known)
+{
+    std::string list;
+    for (const auto& k : known)
+    {
+        list += (list.empty() ? "" : ", ") + k;
+    }
+    for (auto it = map.begin(); it != map.end(); ++it)
+    {
+        const std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
+        if (std::find(known.begin(), known.end(), key) == known.end())
+        {
+            const std::string near = Nearest(key, known);
+            throw SpecError(At(file, it->first.Mark()),
+                            "unknown key '" + key + "' in " + what + "; "
+                                + (near.empty() ? "" : "did you mean '" + near + "'? ")
+                                + "known: " + list);
+        }
+    }
+}
+
+/// \return a required scalar of \p map
+YAML::Node
+RequireScalar(const YAML::Node& map,
+              const std::string& key,
+              const std::string& file,
+              const std::string& what)
+{
+    const YAML::Node v = map[key];
+    if (!v)
+    {
+        throw SpecError(At(file, map.Mark()), what + " needs '" + key + "'");
+    }
+    if (!v.IsScalar() || v.Scalar().empty())
+    {
+        throw SpecError(At(file, v.Mark()), "'" + key + "' must be a non-empty text");
+    }
+    return v;
+}
+
+/// \return the status word of a child's wait status
+std::string
+StatusText(int waitStatus, int& exitCode)
+{
+    if (WIFEXITED(waitStatus))
+    {
+        exitCode = WEXITSTATUS(waitStatus);
+        switch (exitCode)
+        {
+            case 0:
+                return "ok";
+            case 1:
+                return "internal-error";
+            case 2:
+                return "bad-input";
+            case 3:
+                return "incomplete";
+            default:
+                return "exit-" + std::to_string(exitCode);
+        }
+    }
+    exitCode = -1;
+    if (WIFSIGNALED(waitStatus))
+    {
+        return "signal-" + std::to_string(WTERMSIG(waitStatus));
+    }
+    return "unknown";
+}
+
+/// \return the name of point \p i's directory: zero-padded to the width of the last index
+std::string
+PointDirName(std::size_t i, std::size_t count)
+{
+    const std::size_t width = std::max<std::size_t>(3, std::to_string(count - 1).size());
+    std::string s = std::to_string(i);
+    return std::string(width - std::min(width, s.size()), '0') + s;
+}
+
+/// \return \p text parsed as a finite double
+bool
+ParseNumber(const std::string& text, double& value)
+{
+    if (text.empty())
+    {
+        return false;
+    }
+    char* end = nullptr;
+    value = std::strtod(text.c_str(), &end);
+    return end && *end == '\0' && std::isfinite(value);
+}
+
+/// \return \p v with 4 significant digits
+std::string
+Short(double v)
+{
+    std::ostringstream s;
+    s << std::setprecision(4) << v;
+    return s.str();
+}
+
+} // namespace
+
+std::vector<std::vector<uint32_t>>
+ExpandGrid(const std::vector<uint32_t>& counts)
+{
+    std::vector<std::vector<uint32_t>> grid;
+    if (counts.empty())
+    {
+        return grid;
+    }
+    std::size_t total = 1;
+    for (const uint32_t c : counts)
+    {
+        total *= c;
+    }
+    std::vector<uint32_t> cur(counts.size(), 0);
+    for (std::size_t p = 0; p < total; ++p)
+    {
+        grid.push_back(cur);
+        for (std::size_t d = counts.size(); d-- > 0;)
+        {
+            if (++cur[d] < counts[d])
+            {
+                break;
+            }
+            cur[d] = 0;
+        }
+    }
+    return grid;
+}
+
+std::string
+InlineScenarioYaml(const std::string& scenarioFile)
+{
+    return Emit(InlineScenario(scenarioFile));
+}
+
+std::string
+SetYamlKeyPath(const std::string& yaml, const std::string& keyPath, const std::string& valueYaml)
+{
+    const std::vector<PathStep> steps = ParseKeyPath(keyPath);
+    YAML::Node root = YAML::Load(yaml);
+    SetPath(root, steps, YAML::Load(valueYaml));
+    return Emit(root);
+}
+
+std::string
+ReadJsonPathValue(const std::string& file, const std::string& path, bool& found)
+{
+    found = false;
+    YAML::Node cur;
+    try
+    {
+        cur = YAML::LoadFile(file);
+    }
+    catch (const YAML::Exception&)
+    {
+        return "";
+    }
+    for (const PathStep& s : ParseKeyPath(path))
+    {
+        YAML::Node next;
+        if (s.isIndex)
+        {
+            if (!cur.IsSequence() || s.index >= cur.size())
+            {
+                return "";
+            }
+            next = cur[s.index];
+        }
+        else
+        {
+            if (!cur.IsMap() || !cur[s.key])
+            {
+                return "";
+            }
+            next = cur[s.key];
+        }
+        cur.reset(next);
+    }
+    found = true;
+    return cur.IsScalar() ? cur.Scalar() : "";
+}
+
+SweepPlan
+ReadSweepFile(const std::string& path)
+{
+    const SpecLocation fileOnly{path, 0, 0};
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+    {
+        throw SpecError(fileOnly,
+                        "cannot open sweep file '" + path + "': no such file or directory");
+    }
+    if (fs::is_directory(path, ec))
+    {
+        throw SpecError(fileOnly, "cannot read sweep file '" + path + "': it is a directory");
+    }
+    YAML::Node root;
+    try
+    {
+        root = YAML::LoadFile(path);
+    }
+    catch (const YAML::BadFile&)
+    {
+        throw SpecError(fileOnly, "cannot read sweep file '" + path + "'");
+    }
+    catch (const YAML::Exception& e)
+    {
+        throw SpecError(At(path, e.mark), "malformed YAML: " + e.msg);
+    }
+    if (!root.IsMap())
+    {
+        throw SpecError(fileOnly,
+                        "the sweep file must be a mapping with 'base' and 'parameters' (and "
+                        "optionally name, metrics, jobs)");
+    }
+    CheckKeys(root, path, "the sweep file", {"name", "base", "parameters", "metrics", "jobs"});
+
+    SweepPlan plan;
+    plan.file = path;
+    plan.name = root["name"] ? RequireScalar(root, "name", path, "the sweep").Scalar()
+                             : fs::path(path).stem().string();
+
+    // The base scenario: read it as 'run' would (its own errors name its own lines).
+    const YAML::Node baseNode = RequireScalar(root, "base", path, "the sweep file");
+    const SpecLocation baseWhere = At(path, baseNode.Mark());
+    plan.baseFile = (fs::path(path).parent_path() / baseNode.Scalar()).lexically_normal().string();
+    if (!fs::is_regular_file(plan.baseFile, ec))
+    {
+        throw SpecError(baseWhere,
+                        "base: cannot open scenario file '" + plan.baseFile
+                            + "': no such file (the path is relative to the sweep file)");
+    }
+    const ScenarioSpec base = ReadScenarioFile(plan.baseFile);
+    const YAML::Node inlined = InlineScenario(plan.baseFile);
+    const fs::path sweepDir = fs::path(path).parent_path();
+
+    if (const YAML::Node j = root["jobs"])
+    {
+        const std::string t = j.IsScalar() ? j.Scalar() : "";
+        if (t.empty() || t.size() > 4 || t.find_first_not_of("0123456789") != std::string::npos
+            || std::stoul(t) < 1 || std::stoul(t) > 1024)
+        {
+            throw SpecError(At(path, j.Mark()), "'jobs' must be an integer from 1 to 1024");
+        }
+        plan.jobs = static_cast<uint32_t>(std::stoul(t));
+    }
+
+    // Parameters: a key path each, checked against the inlined base with its first value.
+    const YAML::Node params = root["parameters"];
+    if (!params)
+    {
+        throw SpecError(At(path, root.Mark()), "the sweep file needs 'parameters'");
+    }
+    if (!params.IsSequence() || params.size() == 0)
+    {
+        throw SpecError(At(path, params.Mark()),
+                        "'parameters' must be a non-empty list of {key: PATH, values: [...]}");
+    }
+    std::vector<std::vector<YAML::Node>> values;
+    std::vector<std::vector<PathStep>> steps;
+    std::size_t total = 1;
+    for (const YAML::Node& p : params)
+    {
+        if (!p.IsMap())
+        {
+            throw SpecError(At(path, p.Mark()),
+                            "a parameter must be a mapping {key: PATH, values: [...]}");
+        }
+        CheckKeys(p, path, "a parameter", {"key", "values"});
+        SweepParameter sp;
+        const YAML::Node k = RequireScalar(p, "key", path, "a parameter");
+        sp.key = k.Scalar();
+        sp.where = At(path, k.Mark());
+        for (const auto& other : plan.parameters)
+        {
+            if (other.key == sp.key)
+            {
+                throw SpecError(sp.where,
+                                "parameter '" + sp.key + "' is already swept at line "
+                                    + std::to_string(other.where.line));
+            }
+        }
+        try
+        {
+            steps.push_back(ParseKeyPath(sp.key));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw SpecError(sp.where, "bad key path: " + std::string(e.what()));
+        }
+        const YAML::Node v = p["values"];
+        if (!v)
+        {
+            throw SpecError(At(path, p.Mark()), "parameter '" + sp.key + "' needs 'values'");
+        }
+        if (!v.IsSequence() || v.size() == 0)
+        {
+            throw SpecError(At(path, v.Mark()),
+                            "'values' of '" + sp.key + "' must be a non-empty list");
+        }
+        std::vector<YAML::Node> vs;
+        std::set<std::string> seen;
+        const bool section = sp.key == "topology" || sp.key == "traffic";
+        for (const YAML::Node& value : v)
+        {
+            YAML::Node use = value;
+            const SpecLocation vw = At(path, value.Mark());
+            if (section && value.IsScalar())
+            {
+                // A topology or traffic file, relative to the sweep file: inline it.
+                const std::string file = (sweepDir / value.Scalar()).lexically_normal().string();
+                use.reset(LoadSection(file, vw));
+            }
+            const std::string label = Label(value);
+            if (!seen.insert(label).second)
+            {
+                throw SpecError(vw, "value '" + label + "' of '" + sp.key + "' is listed twice");
+            }
+            sp.labels.push_back(label);
+            sp.values.push_back(Emit(use));
+            sp.valueWhere.push_back(vw);
+            vs.push_back(use);
+        }
+        try
+        {
+            SetPath(YAML::Clone(inlined), steps.back(), vs.front());
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw SpecError(sp.where,
+                            "key path '" + sp.key + "' does not fit the base scenario '"
+                                + plan.baseFile + "': " + e.what());
+        }
+        total *= vs.size();
+        if (total > MAX_POINTS)
+        {
+            throw SpecError(At(path, v.Mark()),
+                            "the grid has more than " + std::to_string(MAX_POINTS) + " points");
+        }
+        values.push_back(vs);
+        plan.parameters.push_back(sp);
+    }
+
+    // Metrics: given, or the defaults for the base's traffic.
+    if (const YAML::Node ms = root["metrics"])
+    {
+        if (!ms.IsSequence() || ms.size() == 0)
+        {
+            throw SpecError(At(path, ms.Mark()),
+                            "'metrics' must be a non-empty list of {name: NAME, path: JSON.PATH}");
+        }
+        for (const YAML::Node& m : ms)
+        {
+            if (!m.IsMap())
+            {
+                throw SpecError(At(path, m.Mark()),
+                                "a metric must be a mapping {name: NAME, path: JSON.PATH}");
+            }
+            CheckKeys(m, path, "a metric", {"name", "path"});
+            SweepMetric sm;
+            const YAML::Node p = RequireScalar(m, "path", path, "a metric");
+            sm.path = p.Scalar();
+            sm.where = At(path, p.Mark());
+            try
+            {
+                ParseKeyPath(sm.path);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                throw SpecError(sm.where, "bad JSON path: " + std::string(e.what()));
+            }
+            if (m["name"])
+            {
+                const YAML::Node n = RequireScalar(m, "name", path, "a metric");
+                sm.name = n.Scalar();
+                if (ColumnName(sm.name) != sm.name)
+                {
+                    throw SpecError(At(path, n.Mark()),
+                                    "a metric name may hold letters, digits, _ . and -, not '"
+                                        + sm.name + "'");
+                }
+            }
+            else
+            {
+                sm.name = ColumnName(sm.path);
+            }
+            for (const auto& other : plan.metrics)
+            {
+                if (other.name == sm.name)
+                {
+                    throw SpecError(sm.where,
+                                    "metric name '" + sm.name + "' is used twice (line "
+                                        + std::to_string(other.where.line) + ")");
+                }
+            }
+            plan.metrics.push_back(sm);
+        }
+    }
+    else
+    {
+        plan.metrics = DefaultMetrics(base, path);
+        plan.defaultMetrics = true;
+    }
+    for (const auto& m : plan.metrics)
+    {
+        for (const auto& p : plan.parameters)
+        {
+            if (m.name == p.key)
+            {
+                throw SpecError(m.where, "metric name '" + m.name + "' is a parameter's key");
+            }
+        }
+        if (m.name == "point" || m.name == "status" || m.name == "exit_code" || m.name == "wall_s")
+        {
+            throw SpecError(m.where, "metric name '" + m.name + "' is reserved (a CSV column)");
+        }
+    }
+
+    // The grid: every point's scenario, checked before anything runs.
+    std::vector<uint32_t> counts;
+    for (const auto& vs : values)
+    {
+        counts.push_back(static_cast<uint32_t>(vs.size()));
+    }
+    const TempDir tmp;
+    const std::vector<std::vector<uint32_t>> grid = ExpandGrid(counts);
+    for (std::size_t i = 0; i < grid.size(); ++i)
+    {
+        YAML::Node scenario = YAML::Clone(inlined);
+        std::string settings;
+        for (std::size_t p = 0; p < grid[i].size(); ++p)
+        {
+            SetPath(scenario, steps[p], values[p][grid[i][p]]);
+            settings += (p ? ", " : "") + plan.parameters[p].key + " = "
+                        + plan.parameters[p].labels[grid[i][p]];
+        }
+        SweepPoint point;
+        point.index = static_cast<uint32_t>(i);
+        point.choice = grid[i];
+        point.scenarioYaml = "# Point " + std::to_string(i) + " of sweep '" + plan.name + "' ("
+                             + path + "): " + settings + "\n# Base scenario: " + plan.baseFile
+                             + " (topology and traffic inlined)\n" + Emit(scenario);
+        std::string problem;
+        if (!ScenarioIsValid(point.scenarioYaml, tmp.path, problem))
+        {
+            // Blame the one value that breaks the base on its own, if there is one.
+            SpecLocation where = plan.parameters.front().valueWhere[grid[i][0]];
+            std::string blame = "the combination of values";
+            for (std::size_t p = 0; p < grid[i].size(); ++p)
+            {
+                YAML::Node alone = YAML::Clone(inlined);
+                SetPath(alone, steps[p], values[p][grid[i][p]]);
+                std::string ignored;
+                if (!ScenarioIsValid(Emit(alone), tmp.path, ignored))
+                {
+                    where = plan.parameters[p].valueWhere[grid[i][p]];
+                    blame = "the value '" + plan.parameters[p].labels[grid[i][p]] + "' of '"
+                            + plan.parameters[p].key + "'";
+                    break;
+                }
+            }
+            throw SpecError(where,
+                            "point " + std::to_string(i) + " (" + settings + "): " + blame
+                                + " makes the base scenario '" + plan.baseFile
+                                + "' invalid: " + problem);
+        }
+        plan.points.push_back(point);
+    }
+    return plan;
+}
+
+std::vector<SweepPointResult>
+RunSweepPoints(const SweepPlan& plan, const std::string& outDir, const SweepRunOptions& options)
+{
+    const std::size_t n = plan.points.size();
+    std::vector<SweepPointResult> results(n);
+    std::vector<std::string> dirs(n);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        dirs[i] = (fs::path(outDir) / "points" / PointDirName(i, n)).string();
+        std::error_code ec;
+        fs::create_directories(dirs[i], ec);
+        if (ec)
+        {
+            throw std::runtime_error("cannot create directory '" + dirs[i] + "': " + ec.message());
+        }
+        const std::string scenario = plan.points[i].scenarioYaml;
+        WriteFileAtomically(dirs[i] + "/scenario.yaml", [&](std::ostream& os) { os << scenario; });
+    }
+
+    using Clock = std::chrono::steady_clock;
+    const uint32_t jobs = std::max<uint32_t>(1, options.jobs);
+    std::map<pid_t, std::pair<std::size_t, Clock::time_point>> running;
+    std::size_t next = 0;
+    std::size_t finished = 0;
+    uint32_t maxRunning = 0;
+    int forwarded = 0; // the signal sent to the children, once
+    const auto interrupted = [&]() {
+        return options.interrupt && *options.interrupt != 0;
+    };
+    while (!running.empty() || (next < n && !interrupted()))
+    {
+        if (interrupted() && forwarded == 0)
+        {
+            forwarded = *options.interrupt;
+            for (const auto& child : running)
+            {
+                kill(child.first, forwarded);
+            }
+        }
+        while (next < n && running.size() < jobs && !interrupted())
+        {
+            const std::string scenario = dirs[next] + "/scenario.yaml";
+            const std::string log = dirs[next] + "/run.log";
+            std::vector<std::string> args
+                = {options.executable, "run", scenario, "--out", dirs[next], "--quiet"};
+            std::vector<char*> argv;
+            for (auto& a : args)
+            {
+                argv.push_back(a.data());
+            }
+            argv.push_back(nullptr);
+            posix_spawn_file_actions_t fa;
+            posix_spawn_file_actions_init(&fa);
+            posix_spawn_file_actions_addopen(&fa,
+                                             STDOUT_FILENO,
+                                             log.c_str(),
+                                             O_WRONLY | O_CREAT | O_TRUNC,
+                                             0644);
+            posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+            posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+            pid_t pid = 0;
+            const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+            posix_spawn_file_actions_destroy(&fa);
+            if (rc != 0)
+            {
+                throw std::runtime_error("cannot start '" + options.executable
+                                         + "': " + std::strerror(rc));
+            }
+            running[pid] = {next, Clock::now()};
+            maxRunning = std::max<uint32_t>(maxRunning, static_cast<uint32_t>(running.size()));
+            ++next;
+        }
+        if (running.empty())
+        {
+            break;
+        }
+        int status = 0;
+        const pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0)
+        {
+            if (errno == EINTR)
+            {
+                continue;
+            }
+            throw std::runtime_error("waiting for sweep points failed: "
+                                     + std::string(std::strerror(errno)));
+        }
+        const auto it = running.find(pid);
+        if (it == running.end())
+        {
+            continue; // not one of ours
+        }
+        const std::size_t i = it->second.first;
+        SweepPointResult& r = results[i];
+        r.wallS = std::chrono::duration<double>(Clock::now() - it->second.second).count();
+        running.erase(it);
+        r.status = StatusText(status, r.exitCode);
+        const std::string summary = dirs[i] + "/summary.json";
+        const bool haveSummary = fs::exists(summary);
+        for (const auto& m : plan.metrics)
+        {
+            bool found = false;
+            r.metricValues.push_back(haveSummary ? ReadJsonPathValue(summary, m.path, found) : "");
+            r.metricFound.push_back(found);
+        }
+        ++finished;
+        if (options.progress)
+        {
+            std::string settings;
+            for (std::size_t p = 0; p < plan.parameters.size(); ++p)
+            {
+                settings += (p ? ", " : "") + plan.parameters[p].key + "="
+                            + plan.parameters[p].labels[plan.points[i].choice[p]];
+            }
+            std::ostringstream line;
+            line << "[sweep] " << finished << "/" << n << " point " << PointDirName(i, n) << " "
+                 << r.status << " in " << std::fixed << std::setprecision(2) << r.wallS << " s ("
+                 << settings << ")";
+            if (r.exitCode != 0)
+            {
+                line << "; see " << dirs[i] << "/run.log";
+            }
+            *options.progress << line.str() << "\n" << std::flush;
+        }
+    }
+    for (std::size_t i = next; i < n; ++i)
+    {
+        results[i].status = "not-run";
+        results[i].metricValues.assign(plan.metrics.size(), "");
+        results[i].metricFound.assign(plan.metrics.size(), false);
+    }
+    if (options.maxRunning)
+    {
+        *options.maxRunning = maxRunning;
+    }
+    return results;
+}
+
+void
+WriteSweepCsv(const SweepPlan& plan,
+              const std::vector<SweepPointResult>& results,
+              const std::string& outDir)
+{
+    WriteFileAtomically(outDir + "/sweep-points.csv", [&](std::ostream& os) {
+        os << "point";
+        for (const auto& p : plan.parameters)
+        {
+            os << ',' << CsvField(p.key);
+        }
+        for (const auto& m : plan.metrics)
+        {
+            os << ',' << CsvField(m.name);
+        }
+        os << ",status,exit_code,wall_s\n";
+        for (std::size_t i = 0; i < plan.points.size(); ++i)
+        {
+            const SweepPointResult& r = results[i];
+            os << i;
+            for (std::size_t p = 0; p < plan.parameters.size(); ++p)
+            {
+                os << ',' << CsvField(plan.parameters[p].labels[plan.points[i].choice[p]]);
+            }
+            for (std::size_t m = 0; m < plan.metrics.size(); ++m)
+            {
+                os << ',' << CsvField(m < r.metricValues.size() ? r.metricValues[m] : "");
+            }
+            char wall[32];
+            std::snprintf(wall, sizeof wall, "%.3f", r.wallS);
+            os << ',' << r.status << ',' << r.exitCode << ',' << wall << '\n';
+        }
+    });
+    WriteFileAtomically(outDir + "/sweep.json", [&](std::ostream& os) {
+        JsonWriter w(os);
+        w.BeginObject();
+        w.Key("sweep").String(plan.name);
+        w.Key("sweep_file").String(plan.file);
+        w.Key("base").String(plan.baseFile);
+        w.Key("points").Uint(plan.points.size());
+        w.Key("csv").String("sweep-points.csv");
+        w.Key("parameters").BeginArray();
+        for (const auto& p : plan.parameters)
+        {
+            w.BeginObject();
+            w.Key("key").String(p.key);
+            w.Key("values").BeginArray();
+            for (const auto& l : p.labels)
+            {
+                w.String(l);
+            }
+            w.EndArray();
+            w.EndObject();
+        }
+        w.EndArray();
+        w.Key("metrics").BeginArray();
+        for (const auto& m : plan.metrics)
+        {
+            w.BeginObject();
+            w.Key("name").String(m.name);
+            w.Key("path").String(m.path);
+            w.EndObject();
+        }
+        w.EndArray();
+        w.EndObject();
+        os << '\n';
+    });
+}
+
+void
+WriteSweepReport(const SweepPlan& plan,
+                 const std::vector<SweepPointResult>& results,
+                 const std::string& outDir)
+{
+    const std::size_t n = plan.points.size();
+    const SweepParameter& first = plan.parameters.front();
+    WriteFileAtomically(outDir + "/report.md", [&](std::ostream& os) {
+        os << "# Sweep " << plan.name << "\n\n";
+        os << "Sweep file `" << plan.file << "`, base scenario `" << plan.baseFile << "`, " << n
+           << " points (the grid of";
+        for (const auto& p : plan.parameters)
+        {
+            os << " `" << p.key << "` x " << p.values.size() << ";";
+        }
+        os << " first parameter slowest). Each point ran as its own `ai-fabric run` in "
+              "`points/NNN/` (scenario.yaml, summary.json, run.log, ...); the table is "
+              "`sweep-points.csv`.\n\n";
+
+        std::size_t failed = 0;
+        for (const auto& r : results)
+        {
+            failed += r.exitCode != 0;
+        }
+        if (failed > 0)
+        {
+            os << "**" << failed << " of " << n
+               << " points did not finish with status ok** (see their run.log); their "
+                  "metrics are left out of the comparison below.\n\n";
+        }
+
+        // The table of every point.
+        os << "## Points\n\n| point |";
+        for (const auto& p : plan.parameters)
+        {
+            os << " " << p.key << " |";
+        }
+        for (const auto& m : plan.metrics)
+        {
+            os << " " << m.name << " |";
+        }
+        os << " status |\n|---|";
+        for (std::size_t c = 0; c < plan.parameters.size() + plan.metrics.size() + 1; ++c)
+        {
+            os << "---|";
+        }
+        os << "\n";
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            os << "| " << i << " |";
+            for (std::size_t p = 0; p < plan.parameters.size(); ++p)
+            {
+                os << " " << plan.parameters[p].labels[plan.points[i].choice[p]] << " |";
+            }
+            for (const auto& v : results[i].metricValues)
+            {
+                double x = 0;
+                os << " " << (ParseNumber(v, x) ? Short(x) : v) << " |";
+            }
+            os << " " << results[i].status << " |\n";
+        }
+
+        // Per metric: the change against the first parameter, per combination of the others.
+        os << "\n## Against `" << first.key << "`\n\n"
+           << "Each metric at every value of `" << first.key
+           << "`, with its ratio to the value at `" << first.labels.front()
+           << "` (the first listed), for each combination of the other parameters.\n";
+        std::map<std::vector<uint32_t>, std::vector<int>> groups; // others -> point per value
+        std::vector<std::vector<uint32_t>> order;
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            const auto& choice = plan.points[i].choice;
+            const std::vector<uint32_t> others(choice.begin() + 1, choice.end());
+            auto [it, inserted] = groups.emplace(others, std::vector<int>(first.values.size(), -1));
+            if (inserted)
+            {
+                order.push_back(others);
+            }
+            it->second[choice[0]] = static_cast<int>(i);
+        }
+        for (std::size_t m = 0; m < plan.metrics.size(); ++m)
+        {
+            bool numeric = false;
+            bool anyFound = false;
+            for (std::size_t i = 0; i < n; ++i)
+            {
+                double x = 0;
+                numeric
+                    = numeric
+                      || (results[i].exitCode == 0 && ParseNumber(results[i].metricValues[m], x));
+                anyFound = anyFound || results[i].metricFound[m];
+            }
+            os << "\n### " << plan.metrics[m].name << " (`" << plan.metrics[m].path << "`)\n\n";
+            if (!anyFound)
+            {
+                os << "Not found in any point's summary.json: check the path against "
+                      "docs/results-format.md.\n";
+                continue;
+            }
+            if (!numeric)
+            {
+                os << "Not a number; see the table above.\n";
+                continue;
+            }
+            os << "|";
+            for (std::size_t p = 1; p < plan.parameters.size(); ++p)
+            {
+                os << " " << plan.parameters[p].key << " |";
+            }
+            for (const auto& l : first.labels)
+            {
+                os << " " << first.key << " = " << l << " |";
+            }
+            os << "\n|";
+            for (std::size_t c = 1; c < plan.parameters.size() + first.values.size(); ++c)
+            {
+                os << "---|";
+            }
+            os << "\n";
+            // Per value of the first parameter: the range of ratios over the groups.
+            std::vector<double> lo(first.values.size(), INFINITY);
+            std::vector<double> hi(first.values.size(), -INFINITY);
+            for (const auto& others : order)
+            {
+                const std::vector<int>& pts = groups[others];
+                os << "|";
+                for (std::size_t p = 1; p < plan.parameters.size(); ++p)
+                {
+                    os << " " << plan.parameters[p].labels[others[p - 1]] << " |";
+                }
+                double ref = NAN;
+                const int p0 = pts[0];
+                if (p0 >= 0 && results[p0].exitCode == 0)
+                {
+                    ParseNumber(results[p0].metricValues[m], ref);
+                }
+                for (std::size_t v = 0; v < pts.size(); ++v)
+                {
+                    double x = 0;
+                    if (pts[v] < 0 || results[pts[v]].exitCode != 0
+                        || !ParseNumber(results[pts[v]].metricValues[m], x))
+                    {
+                        os << " - |";
+                        continue;
+                    }
+                    os << " " << Short(x);
+                    if (v > 0 && std::isfinite(ref) && ref != 0)
+                    {
+                        const double ratio = x / ref;
+                        os << " (x" << std::fixed << std::setprecision(3) << ratio
+                           << std::defaultfloat << ")";
+                        lo[v] = std::min(lo[v], ratio);
+                        hi[v] = std::max(hi[v], ratio);
+                    }
+                    os << " |";
+                }
+                os << "\n";
+            }
+            os << "\n";
+            for (std::size_t v = 1; v < first.values.size(); ++v)
+            {
+                if (!std::isfinite(lo[v]))
+                {
+                    continue;
+                }
+                std::ostringstream r;
+                r << std::fixed << std::setprecision(3) << "x" << lo[v];
+                if (hi[v] - lo[v] > 5e-4)
+                {
+                    r << " to x" << hi[v];
+                }
+                os << "* `" << first.key << " = " << first.labels[v] << "` vs `"
+                   << first.labels.front() << "`: " << plan.metrics[m].name << " " << r.str();
+                if (plan.parameters.size() > 1)
+                {
+                    os << " (over " << order.size() << " combinations of the other parameters)";
+                }
+                os << "\n";
+            }
+        }
+
+        // Plots, if scripts/plot-results drew them.
+        std::vector<std::string> pngs;
+        std::error_code ec;
+        if (fs::is_directory(outDir + "/plots", ec))
+        {
+            for (const auto& e : fs::directory_iterator(outDir + "/plots", ec))
+            {
+                if (e.path().extension() == ".png")
+                {
+                    pngs.push_back(e.path().filename().string());
+                }
+            }
+        }
+        std::sort(pngs.begin(), pngs.end());
+        if (!pngs.empty())
+        {
+            os << "\n## Plots\n\n";
+            for (const auto& p : pngs)
+            {
+                os << "![" << p << "](plots/" << p << ")\n";
+            }
+        }
+    });
+}
+
+} // namespace ns3
