@@ -6,7 +6,7 @@
 #include "config/scenario-spec.h"
 #include "output/atomic-file.h"
 
-#include "ns3/collective-bytes.h"
+#include "ns3/collective-algorithm.h"
 #include "ns3/fabric-builder.h"
 #include "ns3/fabric-graph.h"
 #include "ns3/fabric-topology.h"
