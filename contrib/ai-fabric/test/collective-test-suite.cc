@@ -198,6 +198,123 @@ class CollectiveRegistryTestCase : public TestCase
 
 /**
  * \ingroup ai-fabric-tests
+ * \brief Validate() names what is wrong with a group: unsupported op, P not a power of
+ * two, no or a bad ranks per node, root, channels, gamma, matrix, transfers, chunk,
+ * duplicate ranks. (Moved from CollectivesTest.NamesAndValidation.)
+ */
+class CollectiveValidationTestCase : public TestCase
+{
+  public:
+    CollectiveValidationTestCase()
+        : TestCase("Validate names every problem of a group")
+    {
+    }
+
+  private:
+    /// A group over GPUs 0 .. p-1, chunked as traffic YAML defaults to.
+    static WorkloadGroup MakeGroup(const std::string& op,
+                                   const std::string& algorithm,
+                                   uint32_t p,
+                                   uint64_t bytes)
+    {
+        WorkloadGroup g;
+        g.name = op + "/" + algorithm;
+        g.op = op;
+        g.algorithm = algorithm;
+        g.bytes = bytes;
+        g.ranks.resize(p);
+        std::iota(g.ranks.begin(), g.ranks.end(), 0);
+        g.chunkBytes = WorkloadGroup::NCCL_CHUNK_BYTES;
+        return g;
+    }
+
+    /// \return the group's problem, by its algorithm
+    static std::string Problem(const WorkloadGroup& g)
+    {
+        return CreateCollectiveAlgorithm(g.algorithm)->Validate(g);
+    }
+
+    /// \return whether the group's problem mentions \p words
+    static bool Says(const WorkloadGroup& g, const std::string& words)
+    {
+        return Problem(g).find(words) != std::string::npos;
+    }
+
+    void DoRun() override
+    {
+        for (const std::string& name : CollectiveAlgorithmNames())
+        {
+            NS_TEST_EXPECT_MSG_EQ(
+                CreateCollectiveAlgorithm(name)->GetInstanceTypeId().GetGroupName(),
+                "AiFabric",
+                name);
+        }
+        NS_TEST_EXPECT_MSG_EQ(Problem(MakeGroup("all-reduce", "halving-doubling", 8, 1024)),
+                              "",
+                              "halving-doubling on 8");
+        NS_TEST_EXPECT_MSG_EQ(
+            Says(MakeGroup("all-reduce", "halving-doubling", 6, 1024), "power-of-two"),
+            true,
+            "halving-doubling on 6");
+        NS_TEST_EXPECT_MSG_EQ(Says(MakeGroup("all-to-all", "ring", 4, 1024), "does not implement"),
+                              true,
+                              "ring all-to-all");
+        WorkloadGroup perm = MakeGroup("permutation", "direct", 3, 1024);
+        NS_TEST_EXPECT_MSG_EQ(Says(perm, "one transfer per rank"), true, "no transfers");
+        perm.transfers = {{0, 1, 1024}, {1, 2, 1024}, {2, 0, 1024}};
+        NS_TEST_EXPECT_MSG_EQ(Problem(perm), "", "a derangement");
+        perm.transfers[2].dst = 2; // a fixed point
+        NS_TEST_EXPECT_MSG_EQ(Says(perm, "not a derangement"), true, "a fixed point");
+        perm.transfers[2].dst = 1; // rank 1 receives twice
+        NS_TEST_EXPECT_MSG_EQ(Says(perm, "not a derangement"), true, "a double receiver");
+        WorkloadGroup h = MakeGroup("all-reduce", "hierarchical", 8, 1024);
+        NS_TEST_EXPECT_MSG_EQ(Problem(h),
+                              "hierarchical needs the number of ranks per node (G)",
+                              "ranksPerNode missing");
+        h.ranksPerNode = 3;
+        NS_TEST_EXPECT_MSG_EQ(Problem(h),
+                              "hierarchical needs the ranks (8) to be a multiple of the ranks "
+                              "per node (3)",
+                              "ranksPerNode 3");
+        h.ranksPerNode = 4;
+        NS_TEST_EXPECT_MSG_EQ(Problem(h), "", "ranksPerNode 4");
+        WorkloadGroup b = MakeGroup("broadcast", "ring", 4, 1024);
+        b.root = 4;
+        NS_TEST_EXPECT_MSG_EQ(Says(b, "root"), true, "root out of range");
+        WorkloadGroup c = MakeGroup("all-reduce", "ring", 4, 1024);
+        c.channels = 0;
+        NS_TEST_EXPECT_MSG_NE(Problem(c), "", "no channel");
+        c.channels = 65;
+        NS_TEST_EXPECT_MSG_NE(Problem(c), "", "65 channels");
+        c.channels = 2;
+        c.gammaSecondsPerByte = -1;
+        NS_TEST_EXPECT_MSG_NE(Problem(c), "", "negative gamma");
+        WorkloadGroup m = MakeGroup("all-to-all", "direct", 3, 0);
+        m.matrix = {0, 1, 2, 3};
+        NS_TEST_EXPECT_MSG_EQ(Says(m, "P x P"), true, "matrix size");
+        WorkloadGroup sr = MakeGroup("send-recv", "direct", 3, 0);
+        NS_TEST_EXPECT_MSG_NE(Problem(sr), "", "no transfers");
+        sr.transfers = {{0, 3, 10}};
+        NS_TEST_EXPECT_MSG_NE(Problem(sr), "", "transfer out of range");
+        sr.transfers = {{1, 1, 10}};
+        NS_TEST_EXPECT_MSG_NE(Problem(sr), "", "transfer to itself");
+        sr.transfers = {{0, 2, 10}};
+        NS_TEST_EXPECT_MSG_EQ(Problem(sr), "", "one transfer");
+        WorkloadGroup tiny = MakeGroup("all-reduce", "ring", 3, uint64_t{1} << 30);
+        tiny.chunkBytes = 16;
+        NS_TEST_EXPECT_MSG_EQ(Says(tiny, "pieces"), true, "tiny chunks");
+        tiny.chunkBytes = 0; // whole steps
+        NS_TEST_EXPECT_MSG_EQ(Problem(tiny), "", "whole steps");
+        NS_TEST_EXPECT_MSG_EQ(WorkloadGroup().chunkBytes, 0U, "no pipelining by default");
+        WorkloadGroup dup = MakeGroup("all-reduce", "ring", 3, 10);
+        dup.ranks = {0, 1, 1};
+        NS_TEST_EXPECT_MSG_EQ(Says(dup, "twice"), true, "a rank twice");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup ai-fabric-tests
  * \brief One algorithm against itself: its bytes per rank (closed form, exact
  * integers) equal the bytes its message DAG sends; its textbook closed form equals
  * the sum of its per-step costs; its capabilities agree with Validate().
@@ -330,6 +447,7 @@ class CollectiveTestSuite : public TestSuite
         : TestSuite("ai-fabric-collective", UNIT)
     {
         AddTestCase(new CollectiveRegistryTestCase, TestCase::QUICK);
+        AddTestCase(new CollectiveValidationTestCase, TestCase::QUICK);
         for (const std::string& name : CollectiveAlgorithmNames())
         {
             AddTestCase(new CollectiveAlgorithmTestCase(name), TestCase::QUICK);
