@@ -13,7 +13,6 @@
 #include "tool-runner.h"
 
 #include "ns3/collective-algorithm.h"
-#include "ns3/collective-bytes.h"
 #include "ns3/workload.h"
 
 #include <chrono>
@@ -82,105 +81,7 @@ Wait(pid_t pid, long* maxRssKiB = nullptr)
     return WIFEXITED(raw) ? WEXITSTATUS(raw) : -WTERMSIG(raw);
 }
 
-/// Build one group with its algorithm and sum each rank's SEND bytes.
-std::vector<uint64_t>
-BuiltBytes(const WorkloadGroup& g)
-{
-    Workload wl;
-    const uint32_t gid = wl.AddGroup(g);
-    WorkloadOp start;
-    start.kind = WorkloadOp::DELAY;
-    start.group = gid;
-    const uint32_t s = wl.AddOp(start);
-    CreateCollectiveAlgorithm(g.algorithm)->Build(wl, gid, {s});
-    std::vector<uint64_t> sent(g.ranks.size(), 0);
-    for (const WorkloadOp& op : wl.GetOps())
-    {
-        if (op.kind == WorkloadOp::SEND)
-        {
-            sent[op.rank] += op.bytes;
-        }
-    }
-    return sent;
-}
-
 } // namespace
-
-/// ExpectedBytesPerRank() (the closed forms of docs/collectives.md) equals the bytes
-/// every algorithm's messages carry, rank by rank, for every op it implements, odd
-/// sizes, several channels and roots.
-TEST(Robustness, BytesPerRankFormulaMatchesEveryAlgorithm)
-{
-    int checked = 0;
-    for (const std::string& algorithm : CollectiveAlgorithmNames())
-    {
-        Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(algorithm);
-        for (const std::string& op : CollectiveOpNames())
-        {
-            if (!algo->Supports(op))
-            {
-                continue;
-            }
-            for (const uint32_t p : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 12u, 16u})
-            {
-                for (const uint32_t channels : {1u, 3u})
-                {
-                    for (const uint64_t bytes : {uint64_t{1000003}, uint64_t{1} << 20})
-                    {
-                        WorkloadGroup g;
-                        g.name = "g";
-                        g.op = op;
-                        g.algorithm = algorithm;
-                        g.bytes = bytes;
-                        g.channels = channels;
-                        g.chunkBytes = 64 * 1024;
-                        g.root = p > 2 ? 2 : 0;
-                        g.ranksPerNode = p % 4 == 0 ? 4 : (p % 2 == 0 ? 2 : 1);
-                        for (uint32_t i = 0; i < p; ++i)
-                        {
-                            g.ranks.push_back(i);
-                        }
-                        if (op == "send-recv")
-                        {
-                            for (uint32_t i = 0; i + 1 < p; ++i)
-                            {
-                                g.transfers.push_back(WorkloadTransfer{i, (i + 2) % p, 1000 + i});
-                            }
-                            if (g.transfers.empty() || p < 3)
-                            {
-                                g.transfers = {WorkloadTransfer{0, p - 1, 4097}};
-                            }
-                        }
-                        if (op == "all-to-all" && p % 2 == 1)
-                        {
-                            for (uint32_t i = 0; i < p * p; ++i)
-                            {
-                                g.matrix.push_back(i % 3 == 0 ? 0 : 777 * i);
-                            }
-                        }
-                        if (!algo->Validate(g).empty())
-                        {
-                            continue;
-                        }
-                        std::vector<uint64_t> expected;
-                        ASSERT_TRUE(ExpectedBytesPerRank(g, expected))
-                            << algorithm << " " << op << " has no formula";
-                        EXPECT_EQ(expected, BuiltBytes(g)) << algorithm << " " << op << " P=" << p
-                                                           << " C=" << channels << " S=" << bytes;
-                        ++checked;
-                    }
-                }
-            }
-        }
-    }
-    EXPECT_GE(checked, 200);
-    // No formula for what no algorithm implements: the check skips it.
-    WorkloadGroup compute;
-    compute.algorithm = "none";
-    compute.op = "compute";
-    std::vector<uint64_t> none;
-    EXPECT_FALSE(ExpectedBytesPerRank(compute, none));
-}
 
 /// A known PFC deadlock (tests/scenarios/pfc-ring-deadlock.yaml): the watchdog stops
 /// the run, the stall report lists the five open messages and the cycle is named.

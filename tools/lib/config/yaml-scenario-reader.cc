@@ -147,8 +147,27 @@ const std::vector<std::string> ROUTING_KEYS
 constexpr uint64_t MAX_BYTES_PER_ELEMENT = 16;
 /// Keys of one entry of a send-recv collective's `transfers`.
 const std::vector<std::string> TRANSFER_KEYS = {"src", "dst", "size"};
-/// Algorithms that cut their steps into chunks (`chunk_size`); the others send whole messages.
-const std::vector<std::string> CHUNKED_ALGORITHMS = {"ring", "tree", "hierarchical"};
+
+/**
+ * \param has a capability: chunked (they cut their steps into chunks, `chunk_size`; the
+ *        others send whole messages) or needsRanksPerNode (`ranks_per_node`)
+ * \return the algorithms that have it, in CollectiveAlgorithmNames() order
+ */
+std::vector<std::string>
+AlgorithmsWith(bool CollectiveCapabilities::*has)
+{
+    std::vector<std::string> names;
+    for (const Ptr<CollectiveAlgorithm>& a : CollectiveAlgorithms())
+    {
+        const CollectiveCapabilities caps = a->GetCapabilities();
+        if (caps.*has)
+        {
+            names.push_back(caps.name);
+        }
+    }
+    return names;
+}
+
 /// Ops with a root (`root`, a rank position).
 const std::vector<std::string> ROOTED_OPS = {"broadcast", "reduce"};
 /// Congestion control of a scenario (`congestion_control`).
@@ -2451,9 +2470,11 @@ CollectiveKeyProblem(const std::string& key,
         return "'sweep' does not apply to an all-to-all with 'matrix': the matrix gives the "
                "bytes of every pair";
     }
-    if (key == "chunk_size" && !Contains(CHUNKED_ALGORITHMS, algorithm))
+    if (key == "chunk_size"
+        && !Contains(AlgorithmsWith(&CollectiveCapabilities::chunked), algorithm))
     {
-        return "'chunk_size' applies only to algorithms " + JoinList(CHUNKED_ALGORITHMS)
+        return "'chunk_size' applies only to algorithms "
+               + JoinList(AlgorithmsWith(&CollectiveCapabilities::chunked))
                + " (they pipeline their steps in chunks), not " + algorithm
                + ", which sends whole messages";
     }
@@ -2474,9 +2495,15 @@ CollectiveKeyProblem(const std::string& key,
     {
         return "'root' applies only to ops " + JoinList(ROOTED_OPS) + ", not " + op;
     }
-    if (key == "ranks_per_node" && algorithm != "hierarchical")
+    if (key == "ranks_per_node")
     {
-        return "'ranks_per_node' applies only to algorithm hierarchical, not " + algorithm;
+        const std::vector<std::string> perNode
+            = AlgorithmsWith(&CollectiveCapabilities::needsRanksPerNode);
+        if (!Contains(perNode, algorithm))
+        {
+            return "'ranks_per_node' applies only to algorithm " + JoinList(perNode) + ", not "
+                   + algorithm;
+        }
     }
     if (key == "matrix" && op != "all-to-all")
     {
@@ -2626,12 +2653,14 @@ ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topo
     }
     // The largest buffer of the collective (a sweep's last size), for the chunk check.
     const uint64_t largestBytes = spec.sweep ? spec.sweepMaxBytes : spec.bytes;
-    if (spec.algorithm == "hierarchical" && !c.Find("ranks_per_node"))
+    if (CreateCollectiveAlgorithm(spec.algorithm)->GetCapabilities().needsRanksPerNode
+        && !c.Find("ranks_per_node"))
     {
         throw SpecError(c.Where(),
                         "missing required key 'ranks_per_node' in collective (algorithm "
-                        "hierarchical needs the GPUs per node, e.g. the topology's "
-                        "gpus_per_server)");
+                            + spec.algorithm
+                            + " needs the GPUs per node, e.g. the topology's "
+                              "gpus_per_server)");
     }
 
     // The ranks, and their number P when it is known.
@@ -2677,8 +2706,9 @@ ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topo
     }
     // NCCL's Simple-protocol chunk where the algorithm pipelines; 0 (whole messages) where
     // it does not, so that no chunk check applies to it.
-    spec.chunkBytes
-        = Contains(CHUNKED_ALGORITHMS, spec.algorithm) ? WorkloadGroup::NCCL_CHUNK_BYTES : 0;
+    spec.chunkBytes = CreateCollectiveAlgorithm(spec.algorithm)->GetCapabilities().chunked
+                          ? WorkloadGroup::NCCL_CHUNK_BYTES
+                          : 0;
     if (const Field* f = c.Find("chunk_size"))
     {
         spec.chunkBytes = ReadBytes(*f, false);

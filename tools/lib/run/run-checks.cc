@@ -6,7 +6,7 @@
 #include "config/scenario-spec.h"
 #include "output/atomic-file.h"
 
-#include "ns3/collective-bytes.h"
+#include "ns3/collective-algorithm.h"
 #include "ns3/fabric-builder.h"
 #include "ns3/fabric-graph.h"
 #include "ns3/fabric-topology.h"
@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iomanip>
+#include <map>
 #include <signal.h>
 #include <sstream>
 #include <unistd.h>
@@ -351,10 +352,16 @@ CheckRun(const FabricGraph& graph,
     std::vector<uint64_t> expected;
     std::vector<uint64_t> actual;
     std::size_t wrong = 0;
+    std::map<std::string, Ptr<CollectiveAlgorithm>> algorithms; // one registry look-up per name
     for (uint32_t g = 0; g < groups.size(); ++g)
     {
         const WorkloadGroup& wg = groups[g];
-        if (!ExpectedBytesPerRank(wg, expected))
+        auto algo = algorithms.find(wg.algorithm);
+        if (algo == algorithms.end())
+        {
+            algo = algorithms.emplace(wg.algorithm, CreateCollectiveAlgorithm(wg.algorithm)).first;
+        }
+        if (!algo->second || !algo->second->BytesPerRank(wg, expected))
         {
             continue; // compute groups: no messages, no formula
         }

@@ -5,7 +5,6 @@
 
 #include "ns3/collective-algorithm.h"
 #include "ns3/fabric-graph.h"
-#include "ns3/tree-collective.h"
 #include "ns3/workload.h"
 
 #include <algorithm>
@@ -267,395 +266,6 @@ RingAlphaBeta(const FabricGraph& graph, const std::vector<uint32_t>& ranks)
 namespace
 {
 
-/// Inputs shared by the closed forms.
-struct Terms
-{
-    double p;       //!< ranks
-    double n;       //!< buffer bytes
-    double c;       //!< channels
-    double gamma;   //!< seconds per reduced byte
-    double alpha;   //!< inter alpha, s
-    double beta;    //!< inter beta, s/B
-    uint64_t chunk; //!< chunk bytes
-};
-
-/// \return log2 of the smallest power of two >= p
-double
-CeilLog2(uint32_t p)
-{
-    uint32_t l = 0;
-    while ((uint64_t{1} << l) < p)
-    {
-        ++l;
-    }
-    return l;
-}
-
-/**
- * \brief Pipelined ring (RingCollectiveAlgorithm::BuildRing) on an idle fabric.
- *
- * Piece (s, k) (step s, piece k) leaves a rank when the link is free and piece
- * (s-1, k) has arrived from its predecessor (and is reduced): with all ranks
- * alike, start(s, k) = max(start(s, k-1) + m', start(s-1, k) + L_{s-1}), whose
- * solution is start(s, k) = (s c + k) m' + sum_{s'<s} max(0, L_s' - c m').
- * \param steps N
- * \param reduceSteps the first reduceSteps steps' arrivals are reduced
- * \param ringBytes the buffer the ring works on (all channels)
- * \param members ranks in the ring
- * \param channels C
- * \param chunk largest piece
- * \param ab the ring edges' cost
- * \param gamma reduction cost
- * \return seconds (0 without steps)
- */
-double
-RingPipeline(uint32_t steps,
-             uint32_t reduceSteps,
-             uint64_t ringBytes,
-             uint32_t members,
-             uint32_t channels,
-             uint64_t chunk,
-             const AlphaBeta& ab,
-             double gamma)
-{
-    if (steps == 0 || members < 2)
-    {
-        return 0;
-    }
-    // The builder cuts channel 0's largest block; all channels alike.
-    const uint64_t block0
-        = CollectiveAlgorithm::SplitShare(CollectiveAlgorithm::SplitShare(ringBytes, channels, 0),
-                                          members,
-                                          0);
-    const double pieces = CollectiveAlgorithm::PieceCount(block0, chunk);
-    const double piece = static_cast<double>(ringBytes) / members / channels / pieces;
-    const double mp = channels * piece * ab.betaSPerByte; // link time of one piece
-    double t = (steps * pieces - 1) * mp;
-    for (uint32_t s = 0; s + 1 < steps; ++s)
-    {
-        const double l = ab.alphaS + mp + (s < reduceSteps ? piece * gamma : 0);
-        t += std::max(0.0, l - pieces * mp);
-    }
-    return t + ab.alphaS + mp + (steps - 1 < reduceSteps ? piece * gamma : 0);
-}
-
-/// Pipelined chain of P ranks (ring broadcast/reduce).
-double
-ChainPipeline(const WorkloadGroup& g, const Terms& x, bool reduce, const AlphaBeta& ab)
-{
-    if (x.p < 2)
-    {
-        return 0;
-    }
-    const uint64_t ch0 = CollectiveAlgorithm::SplitShare(g.bytes, g.channels, 0);
-    const double pieces = CollectiveAlgorithm::PieceCount(ch0, x.chunk);
-    const double piece = x.n / x.c / pieces;
-    const double mp = x.c * piece * ab.betaSPerByte;
-    const double l = ab.alphaS + mp + (reduce ? piece * x.gamma : 0);
-    return (x.p - 1) * l + (pieces - 1) * mp;
-}
-
-/**
- * \brief Pipelined NCCL double binary tree all-reduce, or one binary tree
- * (broadcast, reduce): the busiest NIC's bytes W at line rate, plus the
- * pipeline's fill and drain: one alpha per tree hop a piece travels (up, then
- * down), and about two pieces' time per hop but the last (interior ranks
- * share their port between about two neighbours at a time).
- */
-double
-TreePipeline(const WorkloadGroup& g, const Terms& x)
-{
-    const uint32_t p = g.ranks.size();
-    if (p < 2)
-    {
-        return 0;
-    }
-    const bool allReduce = g.op == "all-reduce";
-    const bool up = g.op != "broadcast";
-    const bool down = g.op != "reduce";
-    const uint32_t trees = allReduce ? 2 : 1;
-    double worst = 0;
-    uint32_t depth = 0;
-    for (uint32_t r = 0; r < p; ++r)
-    {
-        double sent = 0;
-        double received = 0;
-        for (uint32_t t = 0; t < trees; ++t)
-        {
-            const auto node = TreeCollectiveAlgorithm::DoubleBinaryTreeNode(p, r, t);
-            const double share = x.n / trees;
-            const double parent = node.parent >= 0 ? 1 : 0;
-            const double children = (node.child0 >= 0 ? 1 : 0) + (node.child1 >= 0 ? 1 : 0);
-            sent += share * ((up ? parent : 0) + (down ? children : 0));
-            received += share * ((up ? children : 0) + (down ? parent : 0));
-            uint32_t d = 0;
-            for (int32_t v = r; v >= 0;
-                 v = TreeCollectiveAlgorithm::DoubleBinaryTreeNode(p, v, t).parent)
-            {
-                ++d;
-            }
-            depth = std::max(depth, d - 1);
-        }
-        worst = std::max({worst, sent, received});
-    }
-    const uint64_t tree0
-        = CollectiveAlgorithm::SplitShare(CollectiveAlgorithm::SplitShare(g.bytes, g.channels, 0),
-                                          trees,
-                                          0);
-    const double pieces = CollectiveAlgorithm::PieceCount(tree0, x.chunk);
-    const double piece = x.n / x.c / trees / pieces;
-    const double mp = x.c * piece * x.beta;
-    const double hops = (up && down) ? 2.0 * depth : depth;
-    const double reduce = up ? 2 * piece * x.gamma * depth : 0;
-    return worst * x.beta + hops * x.alpha + (hops - 1) * 2 * mp + reduce;
-}
-
-/// Largest bytes a rank sends or receives in a direct all-to-all, send-recv or permutation.
-double
-DirectLoad(const WorkloadGroup& g)
-{
-    const uint32_t p = g.ranks.size();
-    std::vector<double> out(p, 0);
-    std::vector<double> in(p, 0);
-    if (g.op == "send-recv" || g.op == "permutation")
-    {
-        for (const WorkloadTransfer& t : g.transfers)
-        {
-            if (t.src < p && t.dst < p)
-            {
-                out[t.src] += t.bytes;
-                in[t.dst] += t.bytes;
-            }
-        }
-    }
-    else if (!g.matrix.empty())
-    {
-        for (uint32_t i = 0; i < p; ++i)
-        {
-            for (uint32_t j = 0; j < p; ++j)
-            {
-                if (i != j && static_cast<std::size_t>(i) * p + j < g.matrix.size())
-                {
-                    out[i] += g.matrix[static_cast<std::size_t>(i) * p + j];
-                    in[j] += g.matrix[static_cast<std::size_t>(i) * p + j];
-                }
-            }
-        }
-    }
-    else
-    {
-        return (p - 1.0) / p * static_cast<double>(g.bytes);
-    }
-    double worst = 0;
-    for (uint32_t i = 0; i < p; ++i)
-    {
-        worst = std::max({worst, out[i], in[i]});
-    }
-    return worst;
-}
-
-/// FORMULA model: MISSION.md F1-F7.
-double
-Formula(const WorkloadGroup& g, const CollectiveCost& cost, const Terms& x)
-{
-    const double p = x.p;
-    const double n = x.n;
-    const double a = x.alpha;
-    const double b = x.beta;
-    const double y = x.gamma;
-    const std::string& op = g.op;
-    const std::string& algo = g.algorithm;
-    if (algo == "ring")
-    {
-        if (op == "all-reduce")
-        {
-            return 2 * (p - 1) * a + 2 * (p - 1) / p * n * b + (p - 1) / p * n * y; // F1
-        }
-        if (op == "reduce-scatter" || op == "all-gather")
-        {
-            return (p - 1) * a + (p - 1) / p * n * b
-                   + (op == "reduce-scatter" ? (p - 1) / p * n * y : 0); // F2
-        }
-    }
-    if ((algo == "tree" || algo == "binomial") && op == "all-reduce")
-    {
-        const double l = CeilLog2(g.ranks.size());
-        return 2 * l * a + 2 * l * n * b + l * n * y; // F3
-    }
-    if (algo == "halving-doubling")
-    {
-        const double l = CeilLog2(g.ranks.size());
-        const double rs = l * a + (p - 1) / p * n * b;
-        if (op == "all-reduce")
-        {
-            return 2 * rs + (p - 1) / p * n * y; // F4
-        }
-        if (op == "reduce-scatter")
-        {
-            return rs + (p - 1) / p * n * y;
-        }
-        if (op == "all-gather")
-        {
-            return rs;
-        }
-    }
-    if (algo == "naive" && op == "all-reduce")
-    {
-        return 2 * (p - 1) * a + 2 * (p - 1) * n * b + (p - 1) * n * y; // F5
-    }
-    if (algo == "direct" && op == "all-to-all")
-    {
-        return (p - 1) * a + DirectLoad(g) * b; // F6
-    }
-    if (algo == "hierarchical" && op == "all-reduce")
-    {
-        if (g.ranksPerNode == 0 || g.ranks.size() % g.ranksPerNode != 0)
-        {
-            return -1;
-        }
-        const double gpn = g.ranksPerNode;
-        const double nodes = p / gpn;
-        return 2 * (gpn - 1) * cost.intra.alphaS + 2 * (gpn - 1) / gpn * n * cost.intra.betaSPerByte
-               + 2 * (nodes - 1) * a + 2 * (nodes - 1) / nodes * (n / gpn) * b
-               + ((gpn - 1) / gpn * n + (nodes - 1) / nodes * n / gpn) * y; // F7
-    }
-    return -2; // no textbook formula: use the schedule
-}
-
-/// SCHEDULE model.
-double
-Schedule(const WorkloadGroup& g, const CollectiveCost& cost, const Terms& x)
-{
-    const uint32_t p = g.ranks.size();
-    const double pd = x.p;
-    const double n = x.n;
-    const double a = x.alpha;
-    const double b = x.beta;
-    const double y = x.gamma / x.c; // a channel reduces its share
-    const std::string& op = g.op;
-    const std::string& algo = g.algorithm;
-    if (algo == "ring")
-    {
-        if (op == "all-reduce")
-        {
-            return RingPipeline(2 * (p - 1),
-                                p - 1,
-                                g.bytes,
-                                p,
-                                g.channels,
-                                x.chunk,
-                                cost.inter,
-                                x.gamma);
-        }
-        if (op == "reduce-scatter")
-        {
-            return RingPipeline(p - 1, p - 1, g.bytes, p, g.channels, x.chunk, cost.inter, x.gamma);
-        }
-        if (op == "all-gather")
-        {
-            return RingPipeline(p - 1, 0, g.bytes, p, g.channels, x.chunk, cost.inter, 0);
-        }
-        if (op == "broadcast" || op == "reduce")
-        {
-            return ChainPipeline(g, x, op == "reduce", cost.inter);
-        }
-    }
-    if (algo == "tree" && (op == "all-reduce" || op == "broadcast" || op == "reduce"))
-    {
-        return TreePipeline(g, x);
-    }
-    if (algo == "binomial")
-    {
-        const double l = CeilLog2(p);
-        if (op == "all-reduce")
-        {
-            return 2 * l * (a + n * b) + l * n * y;
-        }
-        return l * (a + n * b) + (op == "reduce" ? l * n * y : 0);
-    }
-    if (algo == "halving-doubling" || algo == "naive")
-    {
-        Terms perChannel = x;
-        perChannel.gamma = y;
-        WorkloadGroup textbook = g;
-        textbook.algorithm = algo;
-        const double t = Formula(textbook, cost, perChannel);
-        if (t >= 0 || algo != "naive")
-        {
-            return t;
-        }
-        if (op == "broadcast")
-        {
-            return (pd - 1) * (a + n * b);
-        }
-        if (op == "reduce")
-        {
-            return (pd - 1) * (a + n * b + n * y);
-        }
-        return -1;
-    }
-    if (algo == "direct")
-    {
-        if (op == "all-to-all" || op == "send-recv" || op == "permutation")
-        {
-            return p < 2 && op == "all-to-all" ? 0 : a + DirectLoad(g) * b;
-        }
-        if (p < 2)
-        {
-            return 0;
-        }
-        if (op == "broadcast")
-        {
-            return a + (pd - 1) * n * b;
-        }
-        if (op == "reduce")
-        {
-            return a + (pd - 1) * n * b + (pd - 1) * n * y;
-        }
-        const double phase = a + (pd - 1) / pd * n * b;
-        if (op == "reduce-scatter")
-        {
-            return phase + (pd - 1) / pd * n * y;
-        }
-        if (op == "all-gather")
-        {
-            return phase;
-        }
-        if (op == "all-reduce")
-        {
-            return 2 * phase + (pd - 1) / pd * n * y;
-        }
-    }
-    if (algo == "hierarchical" && op == "all-reduce")
-    {
-        if (g.ranksPerNode == 0 || p % g.ranksPerNode != 0)
-        {
-            return -1;
-        }
-        const uint32_t gpn = g.ranksPerNode;
-        const uint32_t nodes = p / gpn;
-        const uint64_t shard = CollectiveAlgorithm::SplitShare(g.bytes, gpn, 0);
-        return RingPipeline(gpn - 1,
-                            gpn - 1,
-                            g.bytes,
-                            gpn,
-                            g.channels,
-                            x.chunk,
-                            cost.intra,
-                            x.gamma)
-               + RingPipeline(2 * (nodes - 1),
-                              nodes - 1,
-                              shard,
-                              nodes,
-                              g.channels,
-                              x.chunk,
-                              cost.inter,
-                              x.gamma)
-               + RingPipeline(gpn - 1, 0, g.bytes, gpn, g.channels, x.chunk, cost.intra, 0);
-    }
-    return -1;
-}
-
 /// Worst alpha and worst beta over some GPU pairs.
 void
 Worst(AlphaBeta& worst, const AlphaBeta& c)
@@ -675,7 +285,7 @@ CollectiveTime(const WorkloadGroup& g, const CollectiveCost& cost, CollectiveMod
     {
         return -1;
     }
-    Terms x;
+    CollectiveTerms x;
     x.p = g.ranks.size();
     x.n = static_cast<double>(g.bytes);
     x.c = g.channels;
@@ -685,47 +295,20 @@ CollectiveTime(const WorkloadGroup& g, const CollectiveCost& cost, CollectiveMod
     x.chunk = g.chunkBytes;
     if (model == CollectiveModel::FORMULA)
     {
-        const double t = Formula(g, cost, x);
-        if (t != -2)
+        const double t = algo->FormulaTime(g, cost, x);
+        if (t != CollectiveAlgorithm::NO_FORMULA)
         {
             return t;
         }
     }
-    return Schedule(g, cost, x);
+    return algo->ScheduleTime(g, cost, x);
 }
 
 std::string
 CollectiveFormulaId(const std::string& op, const std::string& algorithm)
 {
-    if (algorithm == "ring" && op == "all-reduce")
-    {
-        return "F1";
-    }
-    if (algorithm == "ring" && (op == "reduce-scatter" || op == "all-gather"))
-    {
-        return "F2";
-    }
-    if ((algorithm == "tree" || algorithm == "binomial") && op == "all-reduce")
-    {
-        return "F3";
-    }
-    if (algorithm == "halving-doubling" && op == "all-reduce")
-    {
-        return "F4";
-    }
-    if (algorithm == "naive" && op == "all-reduce")
-    {
-        return "F5";
-    }
-    if (algorithm == "direct" && op == "all-to-all")
-    {
-        return "F6";
-    }
-    if (algorithm == "hierarchical" && op == "all-reduce")
-    {
-        return "F7";
-    }
-    return "";
+    const Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(algorithm);
+    return algo ? algo->FormulaId(op) : "";
 }
 
 CollectiveCost
@@ -733,93 +316,23 @@ CollectiveAlphaBeta(const FabricGraph& graph, const WorkloadGroup& g)
 {
     CollectiveCost cost;
     const std::vector<uint32_t>& r = g.ranks;
-    const uint32_t p = r.size();
-    if (p < 2)
+    if (r.size() < 2)
     {
         return cost;
     }
-    auto pair = [&graph, &r](AlphaBeta& worst, uint32_t i, uint32_t j) {
-        Worst(worst, PathAlphaBeta(graph, r[i], r[j]));
-    };
-    if (g.algorithm == "hierarchical" && g.ranksPerNode > 0 && p % g.ranksPerNode == 0)
+    const Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(g.algorithm);
+    std::vector<CollectivePath> paths;
+    if (algo)
     {
-        const uint32_t gpn = g.ranksPerNode;
-        const uint32_t nodes = p / gpn;
-        for (uint32_t i = 0; i < p; ++i)
-        {
-            const uint32_t n = i / gpn;
-            const uint32_t l = i % gpn;
-            if (gpn > 1)
-            {
-                pair(cost.intra, i, n * gpn + (l + 1) % gpn);
-            }
-            if (nodes > 1)
-            {
-                pair(cost.inter, i, ((n + 1) % nodes) * gpn + l);
-            }
-        }
-        return cost;
+        algo->CostPaths(g, paths);
     }
-    if (g.algorithm == "tree")
+    else
     {
-        for (uint32_t t = 0; t < (g.op == "all-reduce" ? 2 : 1); ++t)
-        {
-            for (uint32_t i = 0; i < p; ++i)
-            {
-                const auto node = TreeCollectiveAlgorithm::DoubleBinaryTreeNode(p, i, t);
-                if (node.parent >= 0)
-                {
-                    const uint32_t a = (g.op == "all-reduce") ? i : (i + g.root) % p;
-                    const uint32_t b
-                        = (g.op == "all-reduce") ? node.parent : (node.parent + g.root) % p;
-                    pair(cost.inter, a, b);
-                    pair(cost.inter, b, a);
-                }
-            }
-        }
-        return cost;
+        CollectiveAlgorithm::RingPaths(r.size(), paths);
     }
-    if (g.algorithm == "binomial")
+    for (const CollectivePath& path : paths)
     {
-        const uint32_t root = g.op == "all-reduce" ? 0 : g.root;
-        for (uint32_t d = 1; d < p; d <<= 1)
-        {
-            for (uint32_t v = 0; v + d < p; v += 2 * d)
-            {
-                pair(cost.inter, (v + root) % p, (v + d + root) % p);
-                pair(cost.inter, (v + d + root) % p, (v + root) % p);
-            }
-        }
-        return cost;
-    }
-    if (g.algorithm == "halving-doubling")
-    {
-        for (uint32_t d = 1; d < p; d <<= 1)
-        {
-            for (uint32_t i = 0; i < p; ++i)
-            {
-                pair(cost.inter, i, i ^ d);
-            }
-        }
-        return cost;
-    }
-    if (g.algorithm == "direct")
-    {
-        for (uint32_t j = 1; j < p; ++j)
-        {
-            pair(cost.inter, 0, j);
-            pair(cost.inter, j, 0);
-        }
-        return cost;
-    }
-    // ring, naive: ring successors (the naive root talks to everyone: both ways)
-    for (uint32_t i = 0; i < p; ++i)
-    {
-        pair(cost.inter, i, (i + 1) % p);
-        if (g.algorithm == "naive")
-        {
-            pair(cost.inter, (i + 1) % p, i);
-        }
+        Worst(path.intra ? cost.intra : cost.inter, PathAlphaBeta(graph, r[path.from], r[path.to]));
     }
     return cost;
 }

@@ -4,6 +4,8 @@
 #ifndef AI_FABRIC_ANALYTIC_MODEL_H
 #define AI_FABRIC_ANALYTIC_MODEL_H
 
+#include "ns3/collective-cost.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,24 +15,6 @@ namespace ns3
 
 class FabricGraph;
 struct WorkloadGroup;
-
-/**
- * \ingroup ai-fabric
- * \brief The alpha-beta cost of sending a message over a path: T(m) = alpha + m * beta.
- *
- * Derived from the modelled links, so it is the exact store-and-forward time
- * of an m-byte message on an idle path when m is a whole number of MTUs:
- *  * beta = (MTU + H_b) / (MTU * R_b): the bottleneck link b's wire time per payload byte;
- *  * alpha = sum of propagation delays + switch latencies + the receiving NIC's latency
- *          + the pipeline fill: one full first packet's serialization on every link but
- *            the bottleneck, plus the first packet's message header on the bottleneck.
- */
-struct AlphaBeta
-{
-    double alphaS{0};       //!< per-message latency, seconds
-    double betaSPerByte{0}; //!< seconds per payload byte
-    uint32_t hops{0};       //!< links on the path
-};
 
 /**
  * \ingroup ai-fabric
@@ -100,80 +84,20 @@ AlphaBeta RingAlphaBeta(const FabricGraph& graph, const std::vector<uint32_t>& r
 
 /**
  * \ingroup ai-fabric
- * \brief The alpha-beta costs a collective's time depends on.
+ * \brief Closed-form time of a collective, by the group's algorithm class.
  *
- * Flat algorithms (ring, tree, halving-doubling, direct, naive) use `inter`:
- * the cost of the paths between the ranks they use (the worst one). The
- * hierarchical all-reduce uses `intra` for the rings inside a node and `inter`
- * for the rings across nodes (along a rail). CollectiveAlphaBeta() fills both
- * from a fabric.
- */
-struct CollectiveCost
-{
-    AlphaBeta inter; //!< between ranks; hierarchical: between nodes, along a rail
-    AlphaBeta intra; //!< hierarchical only: between the GPUs of one node
-};
-
-/**
- * \ingroup ai-fabric
- * \brief Which closed form CollectiveTime() evaluates.
- */
-enum class CollectiveModel : uint8_t
-{
-    /// The textbook formula of the (op, algorithm) pair (MISSION.md F1-F7):
-    /// whole messages, one step after the other, one channel; plus the
-    /// reduction term (bytes reduced on the critical path) x gamma. Where
-    /// MISSION.md has no formula, the SCHEDULE value.
-    FORMULA = 0,
-    /// The schedule the algorithm actually builds, on an idle non-blocking
-    /// fabric: channels sharing the NIC, chunk pipelining, concurrent messages,
-    /// gamma. What a simulation of an uncongested fabric should reproduce.
-    SCHEDULE = 1,
-};
-
-/**
- * \ingroup ai-fabric
- * \brief Closed-form time of a collective.
- *
- * n = S (WorkloadGroup::bytes), P ranks, C channels, gamma = reduction cost,
- * L = ceil(log2 P). FORMULA:
- *  * F1 ring all-reduce: 2(P-1) alpha + 2(P-1)/P n beta + (P-1)/P n gamma
- *  * F2 ring reduce-scatter, all-gather: (P-1) alpha + (P-1)/P n beta
- *    (+ (P-1)/P n gamma for reduce-scatter)
- *  * F3 tree and binomial all-reduce: 2 L alpha + 2 L n beta + L n gamma
- *  * F4 halving-doubling all-reduce: 2 L alpha + 2(P-1)/P n beta + (P-1)/P n gamma;
- *    reduce-scatter, all-gather: L alpha + (P-1)/P n beta (+ (P-1)/P n gamma for RS)
- *  * F5 naive all-reduce: 2(P-1) alpha + 2(P-1) n beta + (P-1) n gamma
- *  * F6 direct all-to-all: (P-1) alpha + (P-1)/P n beta (n: a rank's send buffer; with
- *    a matrix, the most bytes a rank sends or receives in place of (P-1)/P n)
- *  * F7 hierarchical all-reduce, G per node, N = P/G nodes: 2(G-1) alpha_intra
- *    + 2(G-1)/G n beta_intra + 2(N-1) alpha_inter + 2(N-1)/N (n/G) beta_inter
- *    + ((G-1)/G n + (N-1)/N n/G) gamma
- *
- * SCHEDULE (docs/collectives.md derives each):
- *  * ring, N steps, c pieces per step of m = n/(P C c) bytes per channel, C channels
- *    sharing the NIC (a piece occupies it m' = C m beta), L_s = alpha + m'
- *    (+ m gamma if step s's arrivals are reduced):
- *    T = (N c - 1) m' + sum_{s<N-1} max(0, L_s - c m') + L_{N-1}
- *    (one piece per step: F1/F2 exactly; many: N n/P beta + alpha + ...)
- *  * ring broadcast/reduce chain: T = (P-1) L + (c-1) m', m = n/(C c),
- *    L = alpha + m' (+ m gamma)
- *  * tree (NCCL double binary tree, pipelined, bounded buffers):
- *    T = W beta + H alpha + (H-1) 2 m' (+ 2 m gamma h), W the most bytes a rank
- *    sends or receives (2n for P >= 4, where a ring rank sends 2(P-1)/P n),
- *    h the trees' depth, H = 2h hops for all-reduce (h for broadcast/reduce),
- *    m = n/(2 C c) the piece
- *  * binomial: F3 (one message per round); broadcast/reduce L (alpha + n beta)
- *  * halving-doubling, naive: as FORMULA, the gamma term divided by C
- *  * direct: alpha + (the most bytes a rank sends or receives) beta, plus the
- *    receivers' reductions (reduce: (P-1) n gamma/C at the root)
- *  * hierarchical: the ring SCHEDULE of its three phases, added
+ * Fills CollectiveTerms from the group and \p cost (n = S, P ranks, C channels,
+ * gamma, the inter alpha and beta, the chunk size) and asks the algorithm:
+ * FORMULA: CollectiveAlgorithm::FormulaTime() (MISSION.md F1-F7), or, where the
+ * op has no textbook formula, the SCHEDULE value; SCHEDULE:
+ * CollectiveAlgorithm::ScheduleTime(). Each class documents its forms;
+ * docs/collectives.md derives them.
  * \param group the collective (op, algorithm, ranks, bytes, channels, chunkBytes,
  *        gammaSecondsPerByte, ranksPerNode, matrix, transfers)
  * \param cost alpha and beta
  * \param model which closed form
- * \return seconds, or a negative value if no formula is known for (op, algorithm) or the
- *         group is incomplete (e.g. hierarchical without ranksPerNode)
+ * \return seconds, or a negative value if the algorithm is unknown, Validate() rejects
+ *         the group, or no formula is known for (op, algorithm)
  */
 double CollectiveTime(const WorkloadGroup& group,
                       const CollectiveCost& cost,
@@ -192,11 +116,10 @@ std::string CollectiveFormulaId(const std::string& op, const std::string& algori
  * \ingroup ai-fabric
  * \brief The alpha-beta costs of the paths a collective uses, from a fabric.
  *
- * inter: the worst alpha and worst beta over the pairs the algorithm's messages
- * use: ring successors (ring, naive), tree edges (tree), halving-doubling
- * partners, and for direct the paths from and to the first rank (an
- * approximation that avoids pricing all P^2 pairs). Hierarchical: intra over the
- * node rings, inter over the rail rings.
+ * The worst alpha and worst beta (PathAlphaBeta()) over the paths the group's
+ * algorithm names (CollectiveAlgorithm::CostPaths(): ring successors, tree edges,
+ * halving-doubling partners, ...), each counted as intra or inter; ring successors
+ * for an unknown algorithm.
  * \param graph the fabric
  * \param group the collective (ranks are GPU indices)
  * \return the costs

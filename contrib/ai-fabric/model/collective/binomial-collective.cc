@@ -30,10 +30,16 @@ BinomialCollectiveAlgorithm::~BinomialCollectiveAlgorithm()
 {
 }
 
-bool
-BinomialCollectiveAlgorithm::Supports(const std::string& op) const
+CollectiveCapabilities
+BinomialCollectiveAlgorithm::GetCapabilities() const
 {
-    return op == "all-reduce" || op == "reduce" || op == "broadcast";
+    CollectiveCapabilities c;
+    c.name = "binomial";
+    c.listPosition = 6;
+    c.ops = CollectiveCapabilities::OpBit(CollectiveOp::ALL_REDUCE)
+            | CollectiveCapabilities::OpBit(CollectiveOp::BROADCAST)
+            | CollectiveCapabilities::OpBit(CollectiveOp::REDUCE);
+    return c;
 }
 
 void
@@ -118,6 +124,117 @@ BinomialCollectiveAlgorithm::DoBuildChannel(CollectiveBuilder& b,
             }
         }
     }
+}
+
+// ------------------------------------------------------------ bytes, times
+
+bool
+BinomialCollectiveAlgorithm::AddChannelBytes(const WorkloadGroup& g,
+                                             uint64_t n,
+                                             uint32_t /* channel */,
+                                             std::vector<uint64_t>& b) const
+{
+    const uint32_t p = g.ranks.size();
+    const std::string& op = g.op;
+    const uint32_t root = op == "all-reduce" ? 0 : g.root;
+    if (op != "all-reduce" && op != "broadcast" && op != "reduce")
+    {
+        return false;
+    }
+    for (uint32_t v = 0; v < p; ++v)
+    {
+        uint64_t sends = 0;
+        if (op != "broadcast" && v != 0)
+        {
+            sends += 1; // once, at its lowest set bit
+        }
+        if (op != "reduce")
+        {
+            for (uint64_t d = 1; d < p; d <<= 1)
+            {
+                if (v % (2 * d) == 0 && v + d < p)
+                {
+                    ++sends;
+                }
+            }
+        }
+        b[(v + root) % p] += sends * n;
+    }
+    return true;
+}
+
+void
+BinomialCollectiveAlgorithm::CostPaths(const WorkloadGroup& g,
+                                       std::vector<CollectivePath>& paths) const
+{
+    const uint32_t p = g.ranks.size();
+    const uint32_t root = g.op == "all-reduce" ? 0 : g.root;
+    for (uint32_t d = 1; d < p; d <<= 1)
+    {
+        for (uint32_t v = 0; v + d < p; v += 2 * d)
+        {
+            paths.push_back({(v + root) % p, (v + d + root) % p, false});
+            paths.push_back({(v + d + root) % p, (v + root) % p, false});
+        }
+    }
+}
+
+std::string
+BinomialCollectiveAlgorithm::FormulaId(const std::string& op) const
+{
+    return op == "all-reduce" ? "F3" : "";
+}
+
+double
+BinomialCollectiveAlgorithm::FormulaTime(const WorkloadGroup& g,
+                                         const CollectiveCost& /* cost */,
+                                         const CollectiveTerms& x) const
+{
+    if (g.op != "all-reduce")
+    {
+        return NO_FORMULA;
+    }
+    const double n = x.n;
+    const double a = x.alpha;
+    const double b = x.beta;
+    const double y = x.gamma;
+    const double l = CeilLog2(g.ranks.size());
+    return 2 * l * a + 2 * l * n * b + l * n * y; // F3
+}
+
+std::vector<double>
+BinomialCollectiveAlgorithm::StepTimes(const WorkloadGroup& g,
+                                       const CollectiveCost& /* cost */,
+                                       const CollectiveTerms& x) const
+{
+    // L rounds towards rank 0, each a whole message reduced; L rounds back out.
+    if (g.op != "all-reduce")
+    {
+        return {};
+    }
+    const uint32_t rounds = CeilLog2(g.ranks.size());
+    std::vector<double> steps(rounds, x.alpha + x.n * x.beta + x.n * x.gamma);
+    steps.insert(steps.end(), rounds, x.alpha + x.n * x.beta);
+    return steps;
+}
+
+double
+BinomialCollectiveAlgorithm::ScheduleTime(const WorkloadGroup& g,
+                                          const CollectiveCost& /* cost */,
+                                          const CollectiveTerms& x) const
+{
+    // One message per round: F3; broadcast and reduce L (alpha + n beta).
+    const uint32_t p = g.ranks.size();
+    const double n = x.n;
+    const double a = x.alpha;
+    const double b = x.beta;
+    const double y = x.gamma / x.c; // a channel reduces its share
+    const double l = CeilLog2(p);
+    if (g.op == "all-reduce")
+    {
+        return 2 * l * (a + n * b) + l * n * y;
+    }
+    return l * (a + n * b) + (g.op == "reduce" ? l * n * y : 0);
 }
 
 } // namespace ns3

@@ -4,14 +4,8 @@
 #include "collective-algorithm.h"
 
 #include "ns3/abort.h"
-#include "ns3/binomial-collective.h"
-#include "ns3/direct-collective.h"
-#include "ns3/halving-doubling-collective.h"
-#include "ns3/hierarchical-collective.h"
 #include "ns3/log.h"
-#include "ns3/naive-collective.h"
-#include "ns3/ring-collective.h"
-#include "ns3/tree-collective.h"
+#include "ns3/object-factory.h"
 #include "ns3/workload.h"
 
 #include <algorithm>
@@ -22,6 +16,77 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("CollectiveAlgorithm");
 NS_OBJECT_ENSURE_REGISTERED(CollectiveAlgorithm);
+
+// -------------------------------------------------------------------- ops
+
+namespace
+{
+
+/// One operation's row in the table.
+struct CollectiveOpRow
+{
+    CollectiveOp op;  //!< the operation
+    const char* name; //!< its YAML name
+    bool reduces;     //!< whether it reduces data
+};
+
+/// The operations, in CollectiveOp order: the one place their names are written.
+constexpr CollectiveOpRow COLLECTIVE_OPS[COLLECTIVE_OP_COUNT] = {
+    {CollectiveOp::ALL_REDUCE, "all-reduce", true},
+    {CollectiveOp::REDUCE_SCATTER, "reduce-scatter", true},
+    {CollectiveOp::ALL_GATHER, "all-gather", false},
+    {CollectiveOp::BROADCAST, "broadcast", false},
+    {CollectiveOp::REDUCE, "reduce", true},
+    {CollectiveOp::ALL_TO_ALL, "all-to-all", false},
+    {CollectiveOp::SEND_RECV, "send-recv", false},
+    {CollectiveOp::PERMUTATION, "permutation", false},
+};
+
+} // namespace
+
+std::string
+CollectiveOpName(CollectiveOp op)
+{
+    return COLLECTIVE_OPS[static_cast<uint32_t>(op)].name;
+}
+
+bool
+CollectiveOpFromName(const std::string& name, CollectiveOp& op)
+{
+    for (const CollectiveOpRow& row : COLLECTIVE_OPS)
+    {
+        if (name == row.name)
+        {
+            op = row.op;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::vector<std::string>
+CollectiveOpNames()
+{
+    std::vector<std::string> names;
+    for (const CollectiveOpRow& row : COLLECTIVE_OPS)
+    {
+        names.emplace_back(row.name);
+    }
+    return names;
+}
+
+bool
+CollectiveOpReduces(CollectiveOp op)
+{
+    return COLLECTIVE_OPS[static_cast<uint32_t>(op)].reduces;
+}
+
+bool
+CollectiveOpReduces(const std::string& op)
+{
+    CollectiveOp o;
+    return CollectiveOpFromName(op, o) && CollectiveOpReduces(o);
+}
 
 // ---------------------------------------------------------------- builder
 
@@ -188,6 +253,89 @@ CollectiveAlgorithm::~CollectiveAlgorithm()
 {
 }
 
+std::string
+CollectiveAlgorithm::GetName() const
+{
+    return GetCapabilities().name;
+}
+
+bool
+CollectiveAlgorithm::Supports(CollectiveOp op) const
+{
+    return (GetCapabilities().ops & CollectiveCapabilities::OpBit(op)) != 0;
+}
+
+bool
+CollectiveAlgorithm::Supports(const std::string& op) const
+{
+    CollectiveOp o;
+    return CollectiveOpFromName(op, o) && Supports(o);
+}
+
+bool
+CollectiveAlgorithm::BytesPerRank(const WorkloadGroup& g, std::vector<uint64_t>& bytes) const
+{
+    bytes.assign(g.ranks.size(), 0);
+    const uint32_t channels = g.channels == 0 ? 1 : g.channels;
+    for (uint32_t c = 0; c < channels; ++c)
+    {
+        if (!AddChannelBytes(g, SplitShare(g.bytes, channels, c), c, bytes))
+        {
+            bytes.clear();
+            return false;
+        }
+    }
+    return true;
+}
+
+void
+CollectiveAlgorithm::RingPaths(uint32_t ranks, std::vector<CollectivePath>& paths)
+{
+    for (uint32_t i = 0; i < ranks; ++i)
+    {
+        paths.push_back({i, (i + 1) % ranks, false});
+    }
+}
+
+void
+CollectiveAlgorithm::CostPaths(const WorkloadGroup& g, std::vector<CollectivePath>& paths) const
+{
+    RingPaths(g.ranks.size(), paths);
+}
+
+std::string
+CollectiveAlgorithm::FormulaId(const std::string& /* op */) const
+{
+    return "";
+}
+
+double
+CollectiveAlgorithm::FormulaTime(const WorkloadGroup& /* g */,
+                                 const CollectiveCost& /* cost */,
+                                 const CollectiveTerms& /* x */) const
+{
+    return NO_FORMULA;
+}
+
+std::vector<double>
+CollectiveAlgorithm::StepTimes(const WorkloadGroup& /* g */,
+                               const CollectiveCost& /* cost */,
+                               const CollectiveTerms& /* x */) const
+{
+    return {};
+}
+
+double
+CollectiveAlgorithm::CeilLog2(uint32_t p)
+{
+    uint32_t l = 0;
+    while ((uint64_t{1} << l) < p)
+    {
+        ++l;
+    }
+    return l;
+}
+
 std::vector<uint64_t>
 CollectiveAlgorithm::SplitChunks(uint64_t bytes, uint32_t ranks)
 {
@@ -310,6 +458,20 @@ CollectiveAlgorithm::Validate(const WorkloadGroup& g) const
             }
         }
     }
+    const CollectiveCapabilities caps = GetCapabilities();
+    if (caps.needsRanksPerNode)
+    {
+        if (g.ranksPerNode == 0)
+        {
+            return caps.name + " needs the number of ranks per node (G)";
+        }
+        if (p % g.ranksPerNode != 0)
+        {
+            return caps.name + " needs the ranks (" + std::to_string(p)
+                   + ") to be a multiple of the ranks per node (" + std::to_string(g.ranksPerNode)
+                   + ")";
+        }
+    }
     return "";
 }
 
@@ -330,65 +492,84 @@ CollectiveAlgorithm::Build(Workload& workload,
     return b.Finish();
 }
 
-// ---------------------------------------------------------------- factory
+// --------------------------------------------------------------- registry
+
+namespace
+{
+
+/**
+ * \brief Visit one new object of every registered algorithm class, in TypeId order.
+ * \param visit called with each; returns true to stop
+ * \return the object visit() stopped at, or nullptr
+ */
+template<typename Visit>
+Ptr<CollectiveAlgorithm>
+ForEachAlgorithm(Visit visit)
+{
+    const TypeId base = CollectiveAlgorithm::GetTypeId();
+    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+    {
+        const TypeId tid = TypeId::GetRegistered(i);
+        if (tid != base && tid.HasConstructor() && tid.IsChildOf(base))
+        {
+            ObjectFactory factory;
+            factory.SetTypeId(tid);
+            Ptr<CollectiveAlgorithm> algo = factory.Create<CollectiveAlgorithm>();
+            if (visit(algo))
+            {
+                return algo;
+            }
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
+
+std::vector<Ptr<CollectiveAlgorithm>>
+CollectiveAlgorithms()
+{
+    std::vector<Ptr<CollectiveAlgorithm>> algorithms;
+    ForEachAlgorithm([&algorithms](const Ptr<CollectiveAlgorithm>& a) {
+        algorithms.push_back(a);
+        return false;
+    });
+    std::sort(algorithms.begin(),
+              algorithms.end(),
+              [](const Ptr<CollectiveAlgorithm>& a, const Ptr<CollectiveAlgorithm>& b) {
+                  return a->GetCapabilities().listPosition < b->GetCapabilities().listPosition;
+              });
+    return algorithms;
+}
 
 Ptr<CollectiveAlgorithm>
 CreateCollectiveAlgorithm(const std::string& name)
 {
-    if (name == "ring")
-    {
-        return CreateObject<RingCollectiveAlgorithm>();
-    }
-    if (name == "tree")
-    {
-        return CreateObject<TreeCollectiveAlgorithm>();
-    }
-    if (name == "halving-doubling")
-    {
-        return CreateObject<HalvingDoublingCollectiveAlgorithm>();
-    }
-    if (name == "hierarchical")
-    {
-        return CreateObject<HierarchicalCollectiveAlgorithm>();
-    }
-    if (name == "direct")
-    {
-        return CreateObject<DirectCollectiveAlgorithm>();
-    }
-    if (name == "naive")
-    {
-        return CreateObject<NaiveCollectiveAlgorithm>();
-    }
-    if (name == "binomial")
-    {
-        return CreateObject<BinomialCollectiveAlgorithm>();
-    }
-    return nullptr;
+    return ForEachAlgorithm(
+        [&name](const Ptr<CollectiveAlgorithm>& a) { return a->GetName() == name; });
 }
 
 std::vector<std::string>
 CollectiveAlgorithmNames()
 {
-    return {"ring", "tree", "halving-doubling", "hierarchical", "direct", "naive", "binomial"};
-}
-
-std::vector<std::string>
-CollectiveOpNames()
-{
-    return {"all-reduce",
-            "reduce-scatter",
-            "all-gather",
-            "broadcast",
-            "reduce",
-            "all-to-all",
-            "send-recv",
-            "permutation"};
+    std::vector<std::string> names;
+    for (const Ptr<CollectiveAlgorithm>& a : CollectiveAlgorithms())
+    {
+        names.push_back(a->GetName());
+    }
+    return names;
 }
 
 bool
-CollectiveOpReduces(const std::string& op)
+ExpectedBytesPerRank(const WorkloadGroup& g, std::vector<uint64_t>& bytes)
 {
-    return op == "all-reduce" || op == "reduce-scatter" || op == "reduce";
+    const Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(g.algorithm);
+    if (!algo)
+    {
+        bytes.clear();
+        return false;
+    }
+    return algo->BytesPerRank(g, bytes);
 }
 
 } // namespace ns3

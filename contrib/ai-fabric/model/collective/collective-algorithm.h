@@ -4,6 +4,7 @@
 #ifndef AI_FABRIC_COLLECTIVE_ALGORITHM_H
 #define AI_FABRIC_COLLECTIVE_ALGORITHM_H
 
+#include "ns3/collective-cost.h"
 #include "ns3/object.h"
 
 #include <cstdint>
@@ -15,6 +16,88 @@ namespace ns3
 
 class Workload;
 struct WorkloadGroup;
+
+/**
+ * \ingroup ai-fabric
+ * \brief A collective operation. Its YAML name, and whether it reduces, are in one
+ * table (collective-algorithm.cc): CollectiveOpName(), CollectiveOpFromName(),
+ * CollectiveOpNames(), CollectiveOpReduces().
+ */
+enum class CollectiveOp : uint8_t
+{
+    ALL_REDUCE = 0,     //!< "all-reduce"
+    REDUCE_SCATTER = 1, //!< "reduce-scatter"
+    ALL_GATHER = 2,     //!< "all-gather"
+    BROADCAST = 3,      //!< "broadcast"
+    REDUCE = 4,         //!< "reduce"
+    ALL_TO_ALL = 5,     //!< "all-to-all"
+    SEND_RECV = 6,      //!< "send-recv"
+    PERMUTATION = 7,    //!< "permutation"
+};
+
+/// Number of CollectiveOp values.
+constexpr uint32_t COLLECTIVE_OP_COUNT = 8;
+
+/**
+ * \ingroup ai-fabric
+ * \param op an operation
+ * \return its name as written in traffic YAML ("all-reduce", ...)
+ */
+std::string CollectiveOpName(CollectiveOp op);
+
+/**
+ * \ingroup ai-fabric
+ * \param name an operation name ("all-reduce", ...)
+ * \param[out] op the operation, if the name is known
+ * \return true if the name is an operation's
+ */
+bool CollectiveOpFromName(const std::string& name, CollectiveOp& op);
+
+/**
+ * \ingroup ai-fabric
+ * \return the operation names, in CollectiveOp order
+ */
+std::vector<std::string> CollectiveOpNames();
+
+/**
+ * \ingroup ai-fabric
+ * \param op an operation
+ * \return true for operations that reduce data (all-reduce, reduce-scatter, reduce)
+ */
+bool CollectiveOpReduces(CollectiveOp op);
+
+/**
+ * \ingroup ai-fabric
+ * \param op an operation name
+ * \return true for operations that reduce data (all-reduce, reduce-scatter, reduce)
+ */
+bool CollectiveOpReduces(const std::string& op);
+
+/**
+ * \ingroup ai-fabric
+ * \brief What a collective algorithm is called and what it can do: everything a reader,
+ * a checker or a document needs to know about it without building a group.
+ */
+struct CollectiveCapabilities
+{
+    std::string name;              //!< YAML name ("ring", ...), unique
+    uint32_t listPosition{0};      //!< place in CollectiveAlgorithmNames() (unique): the
+                                   //!< reader defaults an op to the first algorithm that
+                                   //!< implements it, and lists names in this order
+    uint32_t ops{0};               //!< supported operations, bit (1 << op) each (OpBit())
+    bool chunked{false};           //!< pipelines its steps in pieces of chunkBytes
+    bool needsRanksPerNode{false}; //!< reads WorkloadGroup::ranksPerNode (P a multiple of it)
+    bool powerOfTwoRanks{false};   //!< needs P to be a power of two
+
+    /**
+     * \param op an operation
+     * \return its bit in #ops
+     */
+    static constexpr uint32_t OpBit(CollectiveOp op)
+    {
+        return uint32_t{1} << static_cast<uint32_t>(op);
+    }
+};
 
 /**
  * \ingroup ai-fabric
@@ -125,6 +208,15 @@ class CollectiveBuilder
  * DoBuildChannel() once per channel (WorkloadGroup::channels; channel c carries
  * its SplitShare of the buffer and uses its own queue pair indices, so channels
  * interleave packet by packet on a NIC), then makes one "done" op per rank.
+ *
+ * A subclass is the one home of its algorithm: its name and capabilities
+ * (GetCapabilities()), its message DAG (DoBuildChannel()), the bytes each rank
+ * sends (AddChannelBytes()), the paths its cost is priced on (CostPaths()), its
+ * textbook closed form and the steps it sums (FormulaTime(), FormulaId(),
+ * StepTimes()) and the time of the schedule it builds (ScheduleTime()). The
+ * registry (CollectiveAlgorithms()) finds every subclass through ns-3's TypeId
+ * system, so adding an algorithm adds one class and touches nothing else
+ * (docs/collectives.md, "Adding an algorithm").
  */
 class CollectiveAlgorithm : public Object
 {
@@ -145,17 +237,38 @@ class CollectiveAlgorithm : public Object
     /// Most pieces a chunk size may cut a buffer into (a guard against tiny chunks).
     static constexpr uint64_t MAX_PIECES = 1 << 24;
 
+    /// FormulaTime(): "no textbook formula for this op".
+    static constexpr double NO_FORMULA = -2;
+
     /**
-     * \param op an operation name ("all-reduce", ...)
+     * \return the algorithm's name, list position and capabilities
+     */
+    virtual CollectiveCapabilities GetCapabilities() const = 0;
+
+    /**
+     * \return the algorithm's YAML name (GetCapabilities().name)
+     */
+    std::string GetName() const;
+
+    /**
+     * \param op an operation
      * \return true if this algorithm implements it
      */
-    virtual bool Supports(const std::string& op) const = 0;
+    bool Supports(CollectiveOp op) const;
+
+    /**
+     * \param op an operation name ("all-reduce", ...)
+     * \return true if this algorithm implements it (false for unknown names)
+     */
+    bool Supports(const std::string& op) const;
 
     /**
      * \brief Check that this algorithm can build a group, before Build().
      *
-     * Callers that read user input turn a non-empty answer into a SpecError;
-     * Build() aborts on it.
+     * Checks what every algorithm needs (the op is supported, ranks, channels, chunk,
+     * gamma, root, matrix, transfers) and what the capabilities say (ranks per node);
+     * a subclass adds what only it knows. Callers that read user input turn a
+     * non-empty answer into a SpecError; Build() aborts on it.
      * \param group the group (op, ranks and the fields the algorithm reads)
      * \return "" if the group can be built, else what is wrong, as a sentence
      */
@@ -173,6 +286,85 @@ class CollectiveAlgorithm : public Object
     std::vector<uint32_t> Build(Workload& workload,
                                 uint32_t group,
                                 const std::vector<uint32_t>& startOps) const;
+
+    /**
+     * \brief The payload bytes each rank sends, by the algorithm's closed form
+     * (docs/collectives.md, "Algorithms, bytes and formulas"), in exact integer
+     * arithmetic: channel c carries SplitShare(S, C, c), and AddChannelBytes() adds
+     * each channel's. It is computed from the formula, not from the built messages,
+     * so comparing it with the bytes a run delivered checks both the DAG and the
+     * transport (the end-of-run invariants, docs/robustness.md).
+     * \param g the group
+     * \param[out] bytes per rank position, payload bytes it sends
+     * \return false if the algorithm has no formula for the group's op (bytes left empty)
+     */
+    bool BytesPerRank(const WorkloadGroup& g, std::vector<uint64_t>& bytes) const;
+
+    /**
+     * \brief The paths whose worst alpha and worst beta the closed forms use
+     * (CollectiveAlphaBeta() prices them on a fabric). Default: ring successors.
+     * \param g the group (P >= 2)
+     * \param[out] paths appended to
+     */
+    virtual void CostPaths(const WorkloadGroup& g, std::vector<CollectivePath>& paths) const;
+
+    /**
+     * \param op an operation name
+     * \return the MISSION.md formula FormulaTime() evaluates for \p op ("F1" .. "F7"),
+     *         or "" where MISSION.md has none (the default)
+     */
+    virtual std::string FormulaId(const std::string& op) const;
+
+    /**
+     * \brief CollectiveModel::FORMULA: the textbook closed form (whole messages, one step
+     * after the other, one channel, plus the reduction term). Default: none.
+     * \param g a group Validate() accepts
+     * \param cost alpha and beta
+     * \param x the terms taken from \p g and \p cost
+     * \return seconds; NO_FORMULA where the op has no textbook formula (the caller
+     *         then uses ScheduleTime()); negative if the group is incomplete
+     */
+    virtual double FormulaTime(const WorkloadGroup& g,
+                               const CollectiveCost& cost,
+                               const CollectiveTerms& x) const;
+
+    /**
+     * \brief The steps of the textbook schedule FormulaTime() sums, one cost each:
+     * FormulaTime() equals their sum up to rounding (a check that the closed form
+     * and the schedule it describes agree). Default: none.
+     * \param g a group Validate() accepts
+     * \param cost alpha and beta
+     * \param x the terms taken from \p g and \p cost
+     * \return seconds per step; empty where FormulaTime() has no formula
+     */
+    virtual std::vector<double> StepTimes(const WorkloadGroup& g,
+                                          const CollectiveCost& cost,
+                                          const CollectiveTerms& x) const;
+
+    /**
+     * \brief CollectiveModel::SCHEDULE: the schedule the algorithm builds, on an idle
+     * non-blocking fabric (channels, chunk pipelining, concurrent messages, gamma).
+     * \param g a group Validate() accepts
+     * \param cost alpha and beta
+     * \param x the terms taken from \p g and \p cost
+     * \return seconds, or a negative value if no closed form is known
+     */
+    virtual double ScheduleTime(const WorkloadGroup& g,
+                                const CollectiveCost& cost,
+                                const CollectiveTerms& x) const = 0;
+
+    /**
+     * \brief The paths from every rank position i to i+1 (mod P): CostPaths()' default.
+     * \param ranks P
+     * \param[out] paths appended to
+     */
+    static void RingPaths(uint32_t ranks, std::vector<CollectivePath>& paths);
+
+    /**
+     * \param p a number
+     * \return log2 of the smallest power of two >= p
+     */
+    static double CeilLog2(uint32_t p);
 
     /**
      * \param bytes buffer size S
@@ -204,7 +396,30 @@ class CollectiveAlgorithm : public Object
      * \param bytes the channel's share of the buffer
      */
     virtual void DoBuildChannel(CollectiveBuilder& b, uint32_t channel, uint64_t bytes) const = 0;
+
+    /**
+     * \brief Add one channel's bytes per rank (BytesPerRank()).
+     * \param g the group
+     * \param bytes the channel's share n of the buffer
+     * \param channel the channel index
+     * \param[in,out] sent per rank position, payload bytes, added to
+     * \return false if the algorithm has no formula for the group's op
+     */
+    virtual bool AddChannelBytes(const WorkloadGroup& g,
+                                 uint64_t bytes,
+                                 uint32_t channel,
+                                 std::vector<uint64_t>& sent) const = 0;
 };
+
+/**
+ * \ingroup ai-fabric
+ * \brief The registry of collective algorithms: every class derived from
+ * CollectiveAlgorithm with a constructor that ns-3's TypeId system knows
+ * (NS_OBJECT_ENSURE_REGISTERED), by its YAML name, in listPosition order. Adding an
+ * algorithm adds one class; nothing here changes.
+ * \return one new object of each algorithm, in CollectiveAlgorithmNames() order
+ */
+std::vector<Ptr<CollectiveAlgorithm>> CollectiveAlgorithms();
 
 /**
  * \ingroup ai-fabric
@@ -215,22 +430,19 @@ Ptr<CollectiveAlgorithm> CreateCollectiveAlgorithm(const std::string& name);
 
 /**
  * \ingroup ai-fabric
- * \return the algorithm names CreateCollectiveAlgorithm() knows
+ * \return the algorithm names CreateCollectiveAlgorithm() knows, in listPosition order
  */
 std::vector<std::string> CollectiveAlgorithmNames();
 
 /**
  * \ingroup ai-fabric
- * \return the operation names some algorithm supports
+ * \brief The payload bytes each rank of a collective sends, by its algorithm's closed
+ * form: CollectiveAlgorithm::BytesPerRank() of the group's algorithm.
+ * \param g the group
+ * \param[out] bytes per rank position, payload bytes it sends
+ * \return false if the algorithm is unknown or has no formula for the op (bytes empty)
  */
-std::vector<std::string> CollectiveOpNames();
-
-/**
- * \ingroup ai-fabric
- * \param op an operation name
- * \return true for operations that reduce data (all-reduce, reduce-scatter, reduce)
- */
-bool CollectiveOpReduces(const std::string& op);
+bool ExpectedBytesPerRank(const WorkloadGroup& g, std::vector<uint64_t>& bytes);
 
 } // namespace ns3
 

@@ -6,6 +6,8 @@
 #include "ns3/log.h"
 #include "ns3/workload.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -30,11 +32,21 @@ DirectCollectiveAlgorithm::~DirectCollectiveAlgorithm()
 {
 }
 
-bool
-DirectCollectiveAlgorithm::Supports(const std::string& op) const
+CollectiveCapabilities
+DirectCollectiveAlgorithm::GetCapabilities() const
 {
-    return op == "all-to-all" || op == "send-recv" || op == "permutation" || op == "broadcast"
-           || op == "reduce" || op == "reduce-scatter" || op == "all-gather" || op == "all-reduce";
+    CollectiveCapabilities c;
+    c.name = "direct";
+    c.listPosition = 4;
+    c.ops = CollectiveCapabilities::OpBit(CollectiveOp::ALL_TO_ALL)
+            | CollectiveCapabilities::OpBit(CollectiveOp::SEND_RECV)
+            | CollectiveCapabilities::OpBit(CollectiveOp::PERMUTATION)
+            | CollectiveCapabilities::OpBit(CollectiveOp::BROADCAST)
+            | CollectiveCapabilities::OpBit(CollectiveOp::REDUCE)
+            | CollectiveCapabilities::OpBit(CollectiveOp::REDUCE_SCATTER)
+            | CollectiveCapabilities::OpBit(CollectiveOp::ALL_GATHER)
+            | CollectiveCapabilities::OpBit(CollectiveOp::ALL_REDUCE);
+    return c;
 }
 
 void
@@ -206,6 +218,206 @@ MakePermutationTransfers(uint32_t ranks, uint64_t bytes, Ptr<UniformRandomVariab
         transfers.push_back(WorkloadTransfer{i, image[i], bytes});
     }
     return transfers;
+}
+
+// ------------------------------------------------------------ bytes, times
+
+bool
+DirectCollectiveAlgorithm::AddChannelBytes(const WorkloadGroup& g,
+                                           uint64_t n,
+                                           uint32_t channel,
+                                           std::vector<uint64_t>& b) const
+{
+    const uint32_t p = g.ranks.size();
+    const std::string& op = g.op;
+    const uint32_t c = g.channels;
+    if (op == "send-recv")
+    {
+        for (const WorkloadTransfer& t : g.transfers)
+        {
+            b[t.src] += SplitShare(t.bytes, c, channel);
+        }
+        return true;
+    }
+    if (op == "all-to-all")
+    {
+        for (uint32_t i = 0; i < p; ++i)
+        {
+            for (uint32_t j = 0; j < p; ++j)
+            {
+                if (j != i)
+                {
+                    const uint64_t pair = g.matrix.empty()
+                                              ? SplitShare(g.bytes, p, j)
+                                              : g.matrix[static_cast<std::size_t>(i) * p + j];
+                    b[i] += SplitShare(pair, c, channel);
+                }
+            }
+        }
+        return true;
+    }
+    for (uint32_t i = 0; i < p; ++i)
+    {
+        if (op == "broadcast")
+        {
+            b[i] += i == g.root ? (p - 1) * n : 0;
+        }
+        else if (op == "reduce")
+        {
+            b[i] += i == g.root ? 0 : n;
+        }
+        else if (op == "reduce-scatter" || op == "all-gather" || op == "all-reduce")
+        {
+            if (op != "all-gather")
+            {
+                b[i] += n - SplitShare(n, p, i);
+            }
+            if (op != "reduce-scatter")
+            {
+                b[i] += (p - 1) * SplitShare(n, p, i);
+            }
+        }
+        else
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+void
+DirectCollectiveAlgorithm::CostPaths(const WorkloadGroup& g,
+                                     std::vector<CollectivePath>& paths) const
+{
+    // The paths from and to the first rank: an approximation that avoids pricing
+    // all P^2 pairs.
+    const uint32_t p = g.ranks.size();
+    for (uint32_t j = 1; j < p; ++j)
+    {
+        paths.push_back({0, j, false});
+        paths.push_back({j, 0, false});
+    }
+}
+
+std::string
+DirectCollectiveAlgorithm::FormulaId(const std::string& op) const
+{
+    return op == "all-to-all" ? "F6" : "";
+}
+
+double
+DirectCollectiveAlgorithm::DirectLoad(const WorkloadGroup& g)
+{
+    const uint32_t p = g.ranks.size();
+    std::vector<double> out(p, 0);
+    std::vector<double> in(p, 0);
+    if (g.op == "send-recv" || g.op == "permutation")
+    {
+        for (const WorkloadTransfer& t : g.transfers)
+        {
+            if (t.src < p && t.dst < p)
+            {
+                out[t.src] += t.bytes;
+                in[t.dst] += t.bytes;
+            }
+        }
+    }
+    else if (!g.matrix.empty())
+    {
+        for (uint32_t i = 0; i < p; ++i)
+        {
+            for (uint32_t j = 0; j < p; ++j)
+            {
+                if (i != j && static_cast<std::size_t>(i) * p + j < g.matrix.size())
+                {
+                    out[i] += g.matrix[static_cast<std::size_t>(i) * p + j];
+                    in[j] += g.matrix[static_cast<std::size_t>(i) * p + j];
+                }
+            }
+        }
+    }
+    else
+    {
+        return (p - 1.0) / p * static_cast<double>(g.bytes);
+    }
+    double worst = 0;
+    for (uint32_t i = 0; i < p; ++i)
+    {
+        worst = std::max({worst, out[i], in[i]});
+    }
+    return worst;
+}
+
+double
+DirectCollectiveAlgorithm::FormulaTime(const WorkloadGroup& g,
+                                       const CollectiveCost& /* cost */,
+                                       const CollectiveTerms& x) const
+{
+    if (g.op != "all-to-all")
+    {
+        return NO_FORMULA;
+    }
+    return (x.p - 1) * x.alpha + DirectLoad(g) * x.beta; // F6
+}
+
+std::vector<double>
+DirectCollectiveAlgorithm::StepTimes(const WorkloadGroup& g,
+                                     const CollectiveCost& /* cost */,
+                                     const CollectiveTerms& x) const
+{
+    // F6's textbook all-to-all: P-1 rounds, each an equal share of the busiest rank's bytes.
+    const uint32_t p = g.ranks.size();
+    if (g.op != "all-to-all" || p < 2)
+    {
+        return {};
+    }
+    return std::vector<double>(p - 1, x.alpha + DirectLoad(g) / (x.p - 1) * x.beta);
+}
+
+double
+DirectCollectiveAlgorithm::ScheduleTime(const WorkloadGroup& g,
+                                        const CollectiveCost& /* cost */,
+                                        const CollectiveTerms& x) const
+{
+    // All messages at once: alpha + (the most bytes a rank sends or receives) beta,
+    // plus the receivers' reductions.
+    const uint32_t p = g.ranks.size();
+    const double pd = x.p;
+    const double n = x.n;
+    const double a = x.alpha;
+    const double b = x.beta;
+    const double y = x.gamma / x.c; // a channel reduces its share
+    const std::string& op = g.op;
+    if (op == "all-to-all" || op == "send-recv" || op == "permutation")
+    {
+        return p < 2 && op == "all-to-all" ? 0 : a + DirectLoad(g) * b;
+    }
+    if (p < 2)
+    {
+        return 0;
+    }
+    if (op == "broadcast")
+    {
+        return a + (pd - 1) * n * b;
+    }
+    if (op == "reduce")
+    {
+        return a + (pd - 1) * n * b + (pd - 1) * n * y;
+    }
+    const double phase = a + (pd - 1) / pd * n * b;
+    if (op == "reduce-scatter")
+    {
+        return phase + (pd - 1) / pd * n * y;
+    }
+    if (op == "all-gather")
+    {
+        return phase;
+    }
+    if (op == "all-reduce")
+    {
+        return 2 * phase + (pd - 1) / pd * n * y;
+    }
+    return -1;
 }
 
 } // namespace ns3

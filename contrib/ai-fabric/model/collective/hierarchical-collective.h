@@ -37,11 +37,25 @@ class HierarchicalCollectiveAlgorithm : public CollectiveAlgorithm
     HierarchicalCollectiveAlgorithm();
     ~HierarchicalCollectiveAlgorithm() override;
 
-    bool Supports(const std::string& op) const override;
-    std::string Validate(const WorkloadGroup& group) const override;
+    CollectiveCapabilities GetCapabilities() const override;
+    void CostPaths(const WorkloadGroup& g, std::vector<CollectivePath>& paths) const override;
+    std::string FormulaId(const std::string& op) const override;
+    double FormulaTime(const WorkloadGroup& g,
+                       const CollectiveCost& cost,
+                       const CollectiveTerms& x) const override;
+    std::vector<double> StepTimes(const WorkloadGroup& g,
+                                  const CollectiveCost& cost,
+                                  const CollectiveTerms& x) const override;
+    double ScheduleTime(const WorkloadGroup& g,
+                        const CollectiveCost& cost,
+                        const CollectiveTerms& x) const override;
 
   protected:
     void DoBuildChannel(CollectiveBuilder& b, uint32_t channel, uint64_t bytes) const override;
+    bool AddChannelBytes(const WorkloadGroup& g,
+                         uint64_t bytes,
+                         uint32_t channel,
+                         std::vector<uint64_t>& sent) const override;
 };
 
 } // namespace ns3

@@ -30,10 +30,16 @@ NaiveCollectiveAlgorithm::~NaiveCollectiveAlgorithm()
 {
 }
 
-bool
-NaiveCollectiveAlgorithm::Supports(const std::string& op) const
+CollectiveCapabilities
+NaiveCollectiveAlgorithm::GetCapabilities() const
 {
-    return op == "all-reduce" || op == "reduce" || op == "broadcast";
+    CollectiveCapabilities c;
+    c.name = "naive";
+    c.listPosition = 5;
+    c.ops = CollectiveCapabilities::OpBit(CollectiveOp::ALL_REDUCE)
+            | CollectiveCapabilities::OpBit(CollectiveOp::BROADCAST)
+            | CollectiveCapabilities::OpBit(CollectiveOp::REDUCE);
+    return c;
 }
 
 void
@@ -99,6 +105,115 @@ NaiveCollectiveAlgorithm::DoBuildChannel(CollectiveBuilder& b,
             b.Finals(root).push_back(last);
         }
     }
+}
+
+// ------------------------------------------------------------ bytes, times
+
+bool
+NaiveCollectiveAlgorithm::AddChannelBytes(const WorkloadGroup& g,
+                                          uint64_t n,
+                                          uint32_t /* channel */,
+                                          std::vector<uint64_t>& b) const
+{
+    const uint32_t p = g.ranks.size();
+    const std::string& op = g.op;
+    if (op != "all-reduce" && op != "broadcast" && op != "reduce")
+    {
+        return false;
+    }
+    for (uint32_t i = 0; i < p; ++i)
+    {
+        if (i == g.root)
+        {
+            b[i] += op == "reduce" ? 0 : (p - 1) * n;
+        }
+        else
+        {
+            b[i] += op == "broadcast" ? 0 : n;
+        }
+    }
+    return true;
+}
+
+void
+NaiveCollectiveAlgorithm::CostPaths(const WorkloadGroup& g,
+                                    std::vector<CollectivePath>& paths) const
+{
+    // Ring successors, both ways: the root talks to everyone.
+    const uint32_t p = g.ranks.size();
+    for (uint32_t i = 0; i < p; ++i)
+    {
+        paths.push_back({i, (i + 1) % p, false});
+        paths.push_back({(i + 1) % p, i, false});
+    }
+}
+
+std::string
+NaiveCollectiveAlgorithm::FormulaId(const std::string& op) const
+{
+    return op == "all-reduce" ? "F5" : "";
+}
+
+double
+NaiveCollectiveAlgorithm::FormulaTime(const WorkloadGroup& g,
+                                      const CollectiveCost& /* cost */,
+                                      const CollectiveTerms& x) const
+{
+    if (g.op != "all-reduce")
+    {
+        return NO_FORMULA;
+    }
+    const double p = x.p;
+    const double n = x.n;
+    const double a = x.alpha;
+    const double b = x.beta;
+    const double y = x.gamma;
+    return 2 * (p - 1) * a + 2 * (p - 1) * n * b + (p - 1) * n * y; // F5
+}
+
+std::vector<double>
+NaiveCollectiveAlgorithm::StepTimes(const WorkloadGroup& g,
+                                    const CollectiveCost& /* cost */,
+                                    const CollectiveTerms& x) const
+{
+    // P-1 whole messages into the root, each reduced; P-1 back out.
+    if (g.op != "all-reduce")
+    {
+        return {};
+    }
+    const uint32_t others = g.ranks.size() - 1;
+    std::vector<double> steps(others, x.alpha + x.n * x.beta + x.n * x.gamma);
+    steps.insert(steps.end(), others, x.alpha + x.n * x.beta);
+    return steps;
+}
+
+double
+NaiveCollectiveAlgorithm::ScheduleTime(const WorkloadGroup& g,
+                                       const CollectiveCost& cost,
+                                       const CollectiveTerms& x) const
+{
+    // As FORMULA, the gamma term divided by C: a channel reduces its share.
+    CollectiveTerms perChannel = x;
+    perChannel.gamma = x.gamma / x.c;
+    const double t = FormulaTime(g, cost, perChannel);
+    if (t >= 0)
+    {
+        return t;
+    }
+    const double pd = x.p;
+    const double n = x.n;
+    const double a = x.alpha;
+    const double b = x.beta;
+    const double y = perChannel.gamma;
+    if (g.op == "broadcast")
+    {
+        return (pd - 1) * (a + n * b);
+    }
+    if (g.op == "reduce")
+    {
+        return (pd - 1) * (a + n * b + n * y);
+    }
+    return -1;
 }
 
 } // namespace ns3

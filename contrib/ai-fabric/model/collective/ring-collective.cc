@@ -6,6 +6,8 @@
 #include "ns3/log.h"
 #include "ns3/workload.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -30,11 +32,19 @@ RingCollectiveAlgorithm::~RingCollectiveAlgorithm()
 {
 }
 
-bool
-RingCollectiveAlgorithm::Supports(const std::string& op) const
+CollectiveCapabilities
+RingCollectiveAlgorithm::GetCapabilities() const
 {
-    return op == "all-reduce" || op == "reduce-scatter" || op == "all-gather" || op == "broadcast"
-           || op == "reduce";
+    CollectiveCapabilities c;
+    c.name = "ring";
+    c.listPosition = 0;
+    c.ops = CollectiveCapabilities::OpBit(CollectiveOp::ALL_REDUCE)
+            | CollectiveCapabilities::OpBit(CollectiveOp::REDUCE_SCATTER)
+            | CollectiveCapabilities::OpBit(CollectiveOp::ALL_GATHER)
+            | CollectiveCapabilities::OpBit(CollectiveOp::BROADCAST)
+            | CollectiveCapabilities::OpBit(CollectiveOp::REDUCE);
+    c.chunked = true;
+    return c;
 }
 
 void
@@ -224,6 +234,194 @@ RingCollectiveAlgorithm::BuildChain(CollectiveBuilder& b,
     }
     auto& last = out(chain[n - 1]);
     last.insert(last.end(), ready.begin(), ready.end());
+}
+
+// ------------------------------------------------------------ bytes, times
+
+uint64_t
+RingCollectiveAlgorithm::RingMemberBytes(uint64_t n, uint32_t q, uint32_t i, bool rs, bool ag)
+{
+    if (q < 2)
+    {
+        return 0;
+    }
+    uint64_t b = 0;
+    if (rs)
+    {
+        b += n - SplitShare(n, q, i);
+    }
+    if (ag)
+    {
+        b += n - SplitShare(n, q, (i + 1) % q);
+    }
+    return b;
+}
+
+bool
+RingCollectiveAlgorithm::AddChannelBytes(const WorkloadGroup& g,
+                                         uint64_t n,
+                                         uint32_t /* channel */,
+                                         std::vector<uint64_t>& b) const
+{
+    const uint32_t p = g.ranks.size();
+    const std::string& op = g.op;
+    if (op == "broadcast" || op == "reduce")
+    {
+        // Every chain member but the end sends n: the end is root-1 (broadcast) or root.
+        const uint32_t end = op == "broadcast" ? (g.root + p - 1) % p : g.root;
+        for (uint32_t i = 0; p > 1 && i < p; ++i)
+        {
+            b[i] += i == end ? 0 : n;
+        }
+        return true;
+    }
+    const bool rs = op == "all-reduce" || op == "reduce-scatter";
+    const bool ag = op == "all-reduce" || op == "all-gather";
+    if (!rs && !ag)
+    {
+        return false;
+    }
+    for (uint32_t i = 0; i < p; ++i)
+    {
+        b[i] += RingMemberBytes(n, p, i, rs, ag);
+    }
+    return true;
+}
+
+std::string
+RingCollectiveAlgorithm::FormulaId(const std::string& op) const
+{
+    if (op == "all-reduce")
+    {
+        return "F1";
+    }
+    if (op == "reduce-scatter" || op == "all-gather")
+    {
+        return "F2";
+    }
+    return "";
+}
+
+double
+RingCollectiveAlgorithm::FormulaTime(const WorkloadGroup& g,
+                                     const CollectiveCost& /* cost */,
+                                     const CollectiveTerms& x) const
+{
+    const double p = x.p;
+    const double n = x.n;
+    const double a = x.alpha;
+    const double b = x.beta;
+    const double y = x.gamma;
+    const std::string& op = g.op;
+    if (op == "all-reduce")
+    {
+        return 2 * (p - 1) * a + 2 * (p - 1) / p * n * b + (p - 1) / p * n * y; // F1
+    }
+    if (op == "reduce-scatter" || op == "all-gather")
+    {
+        return (p - 1) * a + (p - 1) / p * n * b
+               + (op == "reduce-scatter" ? (p - 1) / p * n * y : 0); // F2
+    }
+    return NO_FORMULA;
+}
+
+std::vector<double>
+RingCollectiveAlgorithm::StepTimes(const WorkloadGroup& g,
+                                   const CollectiveCost& /* cost */,
+                                   const CollectiveTerms& x) const
+{
+    // Every step moves one block n/P to the successor; reduce-scatter steps reduce it.
+    const double block = x.n / x.p;
+    const uint32_t phase = g.ranks.size() - 1;
+    std::vector<double> steps;
+    if (g.op == "all-reduce" || g.op == "reduce-scatter")
+    {
+        steps.insert(steps.end(), phase, x.alpha + block * x.beta + block * x.gamma);
+    }
+    if (g.op == "all-reduce" || g.op == "all-gather")
+    {
+        steps.insert(steps.end(), phase, x.alpha + block * x.beta);
+    }
+    return steps;
+}
+
+double
+RingCollectiveAlgorithm::RingPipelineTime(uint32_t steps,
+                                          uint32_t reduceSteps,
+                                          uint64_t ringBytes,
+                                          uint32_t members,
+                                          uint32_t channels,
+                                          uint64_t chunk,
+                                          const AlphaBeta& ab,
+                                          double gamma)
+{
+    if (steps == 0 || members < 2)
+    {
+        return 0;
+    }
+    // The builder cuts channel 0's largest block; all channels alike.
+    const uint64_t block0 = SplitShare(SplitShare(ringBytes, channels, 0), members, 0);
+    const double pieces = PieceCount(block0, chunk);
+    const double piece = static_cast<double>(ringBytes) / members / channels / pieces;
+    const double mp = channels * piece * ab.betaSPerByte; // link time of one piece
+    double t = (steps * pieces - 1) * mp;
+    for (uint32_t s = 0; s + 1 < steps; ++s)
+    {
+        const double l = ab.alphaS + mp + (s < reduceSteps ? piece * gamma : 0);
+        t += std::max(0.0, l - pieces * mp);
+    }
+    return t + ab.alphaS + mp + (steps - 1 < reduceSteps ? piece * gamma : 0);
+}
+
+double
+RingCollectiveAlgorithm::ChainPipelineTime(const WorkloadGroup& g,
+                                           const CollectiveTerms& x,
+                                           bool reduce,
+                                           const AlphaBeta& ab)
+{
+    if (x.p < 2)
+    {
+        return 0;
+    }
+    const uint64_t ch0 = SplitShare(g.bytes, g.channels, 0);
+    const double pieces = PieceCount(ch0, x.chunk);
+    const double piece = x.n / x.c / pieces;
+    const double mp = x.c * piece * ab.betaSPerByte;
+    const double l = ab.alphaS + mp + (reduce ? piece * x.gamma : 0);
+    return (x.p - 1) * l + (pieces - 1) * mp;
+}
+
+double
+RingCollectiveAlgorithm::ScheduleTime(const WorkloadGroup& g,
+                                      const CollectiveCost& cost,
+                                      const CollectiveTerms& x) const
+{
+    const uint32_t p = g.ranks.size();
+    const std::string& op = g.op;
+    if (op == "all-reduce")
+    {
+        return RingPipelineTime(2 * (p - 1),
+                                p - 1,
+                                g.bytes,
+                                p,
+                                g.channels,
+                                x.chunk,
+                                cost.inter,
+                                x.gamma);
+    }
+    if (op == "reduce-scatter")
+    {
+        return RingPipelineTime(p - 1, p - 1, g.bytes, p, g.channels, x.chunk, cost.inter, x.gamma);
+    }
+    if (op == "all-gather")
+    {
+        return RingPipelineTime(p - 1, 0, g.bytes, p, g.channels, x.chunk, cost.inter, 0);
+    }
+    if (op == "broadcast" || op == "reduce")
+    {
+        return ChainPipelineTime(g, x, op == "reduce", cost.inter);
+    }
+    return -1;
 }
 
 } // namespace ns3

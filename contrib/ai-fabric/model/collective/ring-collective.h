@@ -47,7 +47,17 @@ class RingCollectiveAlgorithm : public CollectiveAlgorithm
     RingCollectiveAlgorithm();
     ~RingCollectiveAlgorithm() override;
 
-    bool Supports(const std::string& op) const override;
+    CollectiveCapabilities GetCapabilities() const override;
+    std::string FormulaId(const std::string& op) const override;
+    double FormulaTime(const WorkloadGroup& g,
+                       const CollectiveCost& cost,
+                       const CollectiveTerms& x) const override;
+    std::vector<double> StepTimes(const WorkloadGroup& g,
+                                  const CollectiveCost& cost,
+                                  const CollectiveTerms& x) const override;
+    double ScheduleTime(const WorkloadGroup& g,
+                        const CollectiveCost& cost,
+                        const CollectiveTerms& x) const override;
 
     /// Ring phases BuildRing() runs.
     enum Phases : uint8_t
@@ -100,8 +110,64 @@ class RingCollectiveAlgorithm : public CollectiveAlgorithm
                            uint16_t qp,
                            std::vector<std::vector<uint32_t>>* finals);
 
+    /**
+     * \brief The payload bytes one member of a ring (BuildRing()) sends.
+     * \param n the ring's data
+     * \param q members
+     * \param i member position
+     * \param rs with the reduce-scatter phase
+     * \param ag with the all-gather phase
+     * \return bytes: `n - block_i` for reduce-scatter plus `n - block_(i+1)` for
+     *         all-gather (blocks of SplitChunks(n, q)); 0 if q < 2
+     */
+    static uint64_t RingMemberBytes(uint64_t n, uint32_t q, uint32_t i, bool rs, bool ag);
+
+    /**
+     * \brief Time of a pipelined ring (BuildRing()) on an idle fabric.
+     *
+     * Piece (s, k) (step s, piece k) leaves a rank when the link is free and piece
+     * (s-1, k) has arrived from its predecessor (and is reduced): with all ranks
+     * alike, start(s, k) = max(start(s, k-1) + m', start(s-1, k) + L_{s-1}), whose
+     * solution is start(s, k) = (s c + k) m' + sum_{s'<s} max(0, L_s' - c m').
+     * \param steps N
+     * \param reduceSteps the first reduceSteps steps' arrivals are reduced
+     * \param ringBytes the buffer the ring works on (all channels)
+     * \param members ranks in the ring
+     * \param channels C
+     * \param chunk largest piece
+     * \param ab the ring edges' cost
+     * \param gamma reduction cost
+     * \return seconds (0 without steps)
+     */
+    static double RingPipelineTime(uint32_t steps,
+                                   uint32_t reduceSteps,
+                                   uint64_t ringBytes,
+                                   uint32_t members,
+                                   uint32_t channels,
+                                   uint64_t chunk,
+                                   const AlphaBeta& ab,
+                                   double gamma);
+
   protected:
     void DoBuildChannel(CollectiveBuilder& b, uint32_t channel, uint64_t bytes) const override;
+    bool AddChannelBytes(const WorkloadGroup& g,
+                         uint64_t bytes,
+                         uint32_t channel,
+                         std::vector<uint64_t>& sent) const override;
+
+  private:
+    /**
+     * \brief Time of a pipelined chain of P ranks (broadcast, reduce) on an idle fabric.
+     * \param g the group
+     * \param x the terms
+     * \param reduce whether every receiver reduces
+     * \param ab the chain edges' cost
+     * \return seconds
+     */
+    static double ChainPipelineTime(const WorkloadGroup& g,
+                                    const CollectiveTerms& x,
+                                    bool reduce,
+                                    const AlphaBeta& ab);
 };
 
 } // namespace ns3

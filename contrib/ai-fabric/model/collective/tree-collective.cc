@@ -8,6 +8,8 @@
 #include "ns3/uinteger.h"
 #include "ns3/workload.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -40,10 +42,17 @@ TreeCollectiveAlgorithm::~TreeCollectiveAlgorithm()
 {
 }
 
-bool
-TreeCollectiveAlgorithm::Supports(const std::string& op) const
+CollectiveCapabilities
+TreeCollectiveAlgorithm::GetCapabilities() const
 {
-    return op == "all-reduce" || op == "broadcast" || op == "reduce";
+    CollectiveCapabilities c;
+    c.name = "tree";
+    c.listPosition = 1;
+    c.ops = CollectiveCapabilities::OpBit(CollectiveOp::ALL_REDUCE)
+            | CollectiveCapabilities::OpBit(CollectiveOp::BROADCAST)
+            | CollectiveCapabilities::OpBit(CollectiveOp::REDUCE);
+    c.chunked = true;
+    return c;
 }
 
 TreeCollectiveAlgorithm::TreeNode
@@ -349,6 +358,191 @@ TreeCollectiveAlgorithm::BuildTree(CollectiveBuilder& b,
             }
         }
     }
+}
+
+// ------------------------------------------------------------ bytes, times
+
+namespace
+{
+
+/// Add one tree's bytes (tree index j is rank position pos(j)).
+template<typename NodeOf, typename PosOf>
+void
+AddTree(uint32_t p,
+        uint64_t n,
+        bool up,
+        bool down,
+        NodeOf node,
+        PosOf pos,
+        std::vector<uint64_t>& b)
+{
+    for (uint32_t j = 0; j < p; ++j)
+    {
+        const TreeCollectiveAlgorithm::TreeNode t = node(j);
+        if (up && t.parent >= 0)
+        {
+            b[pos(j)] += n;
+        }
+        if (down)
+        {
+            b[pos(j)] += n * ((t.child0 >= 0 ? 1 : 0) + (t.child1 >= 0 ? 1 : 0));
+        }
+    }
+}
+
+} // namespace
+
+bool
+TreeCollectiveAlgorithm::AddChannelBytes(const WorkloadGroup& g,
+                                         uint64_t n,
+                                         uint32_t /* channel */,
+                                         std::vector<uint64_t>& b) const
+{
+    const uint32_t p = g.ranks.size();
+    const std::string& op = g.op;
+    if (op == "all-reduce")
+    {
+        for (uint32_t t = 0; t < 2; ++t)
+        {
+            AddTree(
+                p,
+                SplitShare(n, 2, t),
+                true,
+                true,
+                [p, t](uint32_t j) { return DoubleBinaryTreeNode(p, j, t); },
+                [](uint32_t j) { return j; },
+                b);
+        }
+        return true;
+    }
+    if (op != "broadcast" && op != "reduce")
+    {
+        return false;
+    }
+    AddTree(
+        p,
+        n,
+        op == "reduce",
+        op == "broadcast",
+        [p](uint32_t j) { return BinaryTreeNode(p, j); },
+        [&g, p](uint32_t j) { return (g.root + j) % p; },
+        b);
+    return true;
+}
+
+void
+TreeCollectiveAlgorithm::CostPaths(const WorkloadGroup& g, std::vector<CollectivePath>& paths) const
+{
+    const uint32_t p = g.ranks.size();
+    for (uint32_t t = 0; t < (g.op == "all-reduce" ? 2 : 1); ++t)
+    {
+        for (uint32_t i = 0; i < p; ++i)
+        {
+            const auto node = DoubleBinaryTreeNode(p, i, t);
+            if (node.parent >= 0)
+            {
+                const uint32_t a = (g.op == "all-reduce") ? i : (i + g.root) % p;
+                const uint32_t b
+                    = (g.op == "all-reduce") ? node.parent : (node.parent + g.root) % p;
+                paths.push_back({a, b, false});
+                paths.push_back({b, a, false});
+            }
+        }
+    }
+}
+
+std::string
+TreeCollectiveAlgorithm::FormulaId(const std::string& op) const
+{
+    return op == "all-reduce" ? "F3" : "";
+}
+
+double
+TreeCollectiveAlgorithm::FormulaTime(const WorkloadGroup& g,
+                                     const CollectiveCost& /* cost */,
+                                     const CollectiveTerms& x) const
+{
+    if (g.op != "all-reduce")
+    {
+        return NO_FORMULA;
+    }
+    const double n = x.n;
+    const double a = x.alpha;
+    const double b = x.beta;
+    const double y = x.gamma;
+    const double l = CeilLog2(g.ranks.size());
+    return 2 * l * a + 2 * l * n * b + l * n * y; // F3
+}
+
+std::vector<double>
+TreeCollectiveAlgorithm::StepTimes(const WorkloadGroup& g,
+                                   const CollectiveCost& /* cost */,
+                                   const CollectiveTerms& x) const
+{
+    // F3's textbook tree: L levels up, each a whole message reduced; L levels down.
+    if (g.op != "all-reduce")
+    {
+        return {};
+    }
+    const uint32_t levels = CeilLog2(g.ranks.size());
+    std::vector<double> steps(levels, x.alpha + x.n * x.beta + x.n * x.gamma);
+    steps.insert(steps.end(), levels, x.alpha + x.n * x.beta);
+    return steps;
+}
+
+double
+TreeCollectiveAlgorithm::ScheduleTime(const WorkloadGroup& g,
+                                      const CollectiveCost& /* cost */,
+                                      const CollectiveTerms& x) const
+{
+    // Pipelined NCCL double binary tree all-reduce, or one binary tree (broadcast,
+    // reduce): the busiest NIC's bytes W at line rate, plus the pipeline's fill and
+    // drain: one alpha per tree hop a piece travels (up, then down), and about two
+    // pieces' time per hop but the last (interior ranks share their port between
+    // about two neighbours at a time).
+    if (g.op != "all-reduce" && g.op != "broadcast" && g.op != "reduce")
+    {
+        return -1;
+    }
+    const uint32_t p = g.ranks.size();
+    if (p < 2)
+    {
+        return 0;
+    }
+    const bool allReduce = g.op == "all-reduce";
+    const bool up = g.op != "broadcast";
+    const bool down = g.op != "reduce";
+    const uint32_t trees = allReduce ? 2 : 1;
+    double worst = 0;
+    uint32_t depth = 0;
+    for (uint32_t r = 0; r < p; ++r)
+    {
+        double sent = 0;
+        double received = 0;
+        for (uint32_t t = 0; t < trees; ++t)
+        {
+            const auto node = DoubleBinaryTreeNode(p, r, t);
+            const double share = x.n / trees;
+            const double parent = node.parent >= 0 ? 1 : 0;
+            const double children = (node.child0 >= 0 ? 1 : 0) + (node.child1 >= 0 ? 1 : 0);
+            sent += share * ((up ? parent : 0) + (down ? children : 0));
+            received += share * ((up ? children : 0) + (down ? parent : 0));
+            uint32_t d = 0;
+            for (int32_t v = r; v >= 0; v = DoubleBinaryTreeNode(p, v, t).parent)
+            {
+                ++d;
+            }
+            depth = std::max(depth, d - 1);
+        }
+        worst = std::max({worst, sent, received});
+    }
+    const uint64_t tree0 = SplitShare(SplitShare(g.bytes, g.channels, 0), trees, 0);
+    const double pieces = PieceCount(tree0, x.chunk);
+    const double piece = x.n / x.c / trees / pieces;
+    const double mp = x.c * piece * x.beta;
+    const double hops = (up && down) ? 2.0 * depth : depth;
+    const double reduce = up ? 2 * piece * x.gamma * depth : 0;
+    return worst * x.beta + hops * x.alpha + (hops - 1) * 2 * mp + reduce;
 }
 
 } // namespace ns3
