@@ -12,7 +12,9 @@
 #include "config/spec-tables.h"
 #include "config/spec-toolkit.h"
 
+#include "ns3/link-profile.h"
 #include "ns3/spec-error.h"
+#include "ns3/spec-names.h"
 #include "ns3/units.h"
 
 #include <fstream>
@@ -154,6 +156,38 @@ TEST(SpecTables, DocsKeysMdIsTheGeneratedReference)
     WriteKeyReference(generated);
     EXPECT_EQ(file.str(), generated.str())
         << "docs/keys.md is stale: run 'build/ai-fabric keys > docs/keys.md'";
+}
+
+} // namespace
+
+namespace
+{
+
+TEST(SpecNames, AutoIsResolvedFromTheLinkProfiles)
+{
+    ns3::LinkProfile ib = *ns3::FindLinkProfile("ib-ndr");
+    ns3::LinkProfile roce = *ns3::FindLinkProfile("roce-400g");
+    ns3::LinkProfile lossy = ib;
+    lossy.flowControl = ns3::LinkProfile::FlowControl::NONE;
+    // congestion_control auto: dcqcn where a link marks ECN (RoCE presets), else none.
+    EXPECT_EQ(ns3::ResolveCongestionControl("auto", {ib}), "none");
+    EXPECT_EQ(ns3::ResolveCongestionControl("auto", {ib, roce}),
+              roce.ecnKmin > 0 ? "dcqcn" : "none");
+    EXPECT_EQ(ns3::ResolveCongestionControl("none", {roce}), "none");
+    // reliability auto: go-back-n if any link is lossy, else none.
+    EXPECT_EQ(ns3::ResolveReliability("auto", {ib, roce}), "none");
+    EXPECT_EQ(ns3::ResolveReliability("auto", {ib, lossy}), "go-back-n");
+    EXPECT_EQ(ns3::ResolveReliability("go-back-n", {ib}), "go-back-n");
+}
+
+TEST(SpecNames, EverySchedulerNameHasItsTypeId)
+{
+    for (const auto& name : ns3::SchedulerNames())
+    {
+        EXPECT_FALSE(ns3::SchedulerTypeName(name).empty()) << name;
+    }
+    EXPECT_EQ(ns3::SchedulerTypeName(ns3::DefaultSchedulerName()), "ns3::LaneHeapScheduler");
+    EXPECT_EQ(ns3::SchedulerTypeName("nope"), "");
 }
 
 } // namespace

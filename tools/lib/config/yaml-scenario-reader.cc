@@ -16,6 +16,7 @@
 #include "ns3/fabric-topology.h"
 #include "ns3/locality-domains.h"
 #include "ns3/moe-routing.h"
+#include "ns3/spec-names.h"
 #include "ns3/training-workload.h"
 #include "ns3/units.h"
 #include "ns3/workload.h"
@@ -152,10 +153,6 @@ const std::vector<std::string> TRANSFER_KEYS = {"src", "dst", "size"};
 const std::vector<std::string> CHUNKED_ALGORITHMS = {"ring", "tree", "hierarchical"};
 /// Ops with a root (`root`, a rank position).
 const std::vector<std::string> ROOTED_OPS = {"broadcast", "reduce"};
-/// Congestion control of a scenario (`congestion_control`).
-const std::vector<std::string> CONGESTION_CONTROLS = {"auto", "none", "dcqcn"};
-/// Transport reliability modes (`transport: reliability`; RdmaTransport::Reliability + auto).
-const std::vector<std::string> RELIABILITY_MODES = {"auto", "none", "go-back-n"};
 /// Dragonfly+ path choice between groups (FabricSwitch::ParsePathMode).
 const std::vector<std::string> ROUTING_MODES = {"minimal", "valiant", "ugal"};
 
@@ -1149,8 +1146,8 @@ PeekKind(const YAML::Node& node)
  */
 struct TopologyFacts
 {
-    bool marksEcn{false}; //!< some link marks ECN (ecn_kmin > 0): congestion_control auto = dcqcn
-    bool lossy{false};    //!< some link drops (flow_control none): reliability auto = go-back-n
+    std::string autoCongestionControl; //!< what congestion_control auto resolves to
+    std::string autoReliability;       //!< what reliability auto resolves to
     /// Locality domain per GPU for every level of LocalityLevelNames() (GpuLocalityDomains()).
     std::map<std::string, std::vector<uint32_t>> domains;
     /// GPUs per NVLink domain when every GPU is in one of equal, consecutive servers; else 0.
@@ -1297,11 +1294,8 @@ ParseTopology(const YAML::Node& node,
     t.gpus = graph.GetGpuCount();
     if (facts)
     {
-        for (const auto& p : graph.GetProfiles())
-        {
-            facts->marksEcn = facts->marksEcn || p.ecnKmin > 0;
-            facts->lossy = facts->lossy || p.flowControl == LinkProfile::FlowControl::NONE;
-        }
+        facts->autoCongestionControl = ResolveCongestionControl("auto", graph.GetProfiles());
+        facts->autoReliability = ResolveReliability("auto", graph.GetProfiles());
         for (const auto& level : LocalityLevelNames())
         {
             facts->domains[level] = GpuLocalityDomains(graph, level);
@@ -3173,7 +3167,7 @@ ReadScenarioFile(const std::string& path)
     s.congestionControl = "auto";
     if (const Field* f = m.Find("congestion_control"))
     {
-        s.congestionControl = ReadChoice(*f, "congestion control", CONGESTION_CONTROLS);
+        s.congestionControl = ReadChoice(*f, "congestion control", CongestionControlNames());
     }
     const Field* dcqcn = m.Find("dcqcn");
     if (dcqcn)
@@ -3211,7 +3205,7 @@ ReadScenarioFile(const std::string& path)
                         transportHints);
         if (const Field* r = t.Find("reliability"))
         {
-            s.reliability = ReadChoice(*r, "reliability", RELIABILITY_MODES);
+            s.reliability = ReadChoice(*r, "reliability", ReliabilityNames());
         }
         for (const Field& k : t.Fields())
         {
@@ -3276,7 +3270,7 @@ ReadScenarioFile(const std::string& path)
                                file,
                                defaultName.empty() ? s.name + "-topology" : defaultName,
                                &facts);
-    if (dcqcn && s.congestionControl == "auto" && !facts.marksEcn)
+    if (dcqcn && s.congestionControl == "auto" && facts.autoCongestionControl != "dcqcn")
     {
         throw SpecError(dcqcn->KeyWhere(),
                         "'dcqcn' sets DCQCN parameters, but congestion_control is auto and no "
@@ -3285,7 +3279,7 @@ ReadScenarioFile(const std::string& path)
                             + "' marks ECN (ecn_kmin 0), so DCQCN is off; set "
                               "congestion_control: dcqcn, or give the links ECN thresholds");
     }
-    if (!goBackNKey.empty() && s.reliability == "auto" && !facts.lossy)
+    if (!goBackNKey.empty() && s.reliability == "auto" && facts.autoReliability != "go-back-n")
     {
         throw SpecError(goBackNWhere,
                         "'" + goBackNKey
