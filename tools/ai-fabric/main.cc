@@ -9,6 +9,7 @@
  *   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
  *   ai-fabric profiles [NAME]
  *   ai-fabric validate DIR [--quick] [--report FILE] [--jobs N]
+ *   ai-fabric keys
  *   ai-fabric --help | --version
  *
  * Exit status: 0 success; 1 internal error; 2 bad input (scenario files or
@@ -17,6 +18,7 @@
  * given and the plots could not be drawn (results are written).
  */
 
+#include "config/spec-tables.h"
 #include "config/yaml-scenario-reader.h"
 #include "output/report-writer.h"
 #include "output/results-writer.h"
@@ -71,6 +73,7 @@ Usage:
   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
   ai-fabric profiles [NAME]
   ai-fabric validate DIR [--quick] [--report FILE] [--jobs N]
+  ai-fabric keys
   ai-fabric --help
   ai-fabric --version
 
@@ -100,6 +103,9 @@ Commands:
              (C1-C8); write DIR/REPORT.md and busbw-vs-size CSVs (and plots,
              with scripts/plot-results) under DIR/plots/. Exit 4 if a
              formula case is out of tolerance (named on stderr).
+  keys       Print the key reference of the scenario files (link, topology,
+             dcqcn and transport keys: value, range, meaning), generated from
+             the reader's schema tables; docs/keys.md is its output.
 
 Options for run:
   --out DIR  Results directory (default: results/<scenario name>).
@@ -258,7 +264,7 @@ Run(const std::vector<std::string>& args)
                     }
                     catch (const ns3::UnitError& e)
                     {
-                        return UsageError("--sample-interval: " + std::string(e.what()));
+                        return UsageError("--sample-interval: " + e.Message());
                     }
                 }
             }
@@ -804,6 +810,22 @@ Profiles(const std::vector<std::string>& args)
     return EXIT_OK;
 }
 
+/**
+ * \brief The 'keys' command: the key reference generated from the schema tables.
+ * \param args the arguments after 'keys'
+ * \return exit status
+ */
+int
+Keys(const std::vector<std::string>& args)
+{
+    if (!args.empty())
+    {
+        return UsageError("'keys' takes no arguments; '" + args[0] + "' is one too many");
+    }
+    ns3::spec::WriteKeyReference(std::cout);
+    return EXIT_OK;
+}
+
 } // namespace
 
 int
@@ -852,8 +874,12 @@ main(int argc, char** argv)
         {
             return ValidateCommand(std::vector<std::string>(args.begin() + 1, args.end()));
         }
+        if (cmd == "keys")
+        {
+            return Keys(std::vector<std::string>(args.begin() + 1, args.end()));
+        }
         return UsageError("unknown command '" + cmd
-                          + "' (known: run, sweep, analyze, profiles, validate)");
+                          + "' (known: run, sweep, analyze, profiles, validate, keys)");
     }
     catch (const ns3::SpecError& e)
     {

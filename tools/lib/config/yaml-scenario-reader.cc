@@ -3,6 +3,9 @@
  */
 #include "yaml-scenario-reader.h"
 
+#include "config/spec-schema.h"
+#include "config/spec-tables.h"
+#include "config/spec-toolkit.h"
 #include "run/scenario-runner.h"
 
 #include "ns3/abort.h"
@@ -13,6 +16,7 @@
 #include "ns3/fabric-topology.h"
 #include "ns3/locality-domains.h"
 #include "ns3/moe-routing.h"
+#include "ns3/spec-names.h"
 #include "ns3/training-workload.h"
 #include "ns3/units.h"
 #include "ns3/workload.h"
@@ -41,6 +45,7 @@ namespace
 {
 
 namespace fs = std::filesystem;
+using namespace spec;
 
 /// Keys of a scenario file.
 const std::vector<std::string> SCENARIO_KEYS = {"name",
@@ -65,9 +70,6 @@ const std::vector<std::string> TRAFFIC_KEYS
     = {"name", "collectives", "training", "locality", "iterations"};
 /// Keys of a traffic mapping that apply only with `training`.
 const std::vector<std::string> TRAINING_TRAFFIC_KEYS = {"locality", "iterations"};
-/// Largest YAML file read (a scenario, topology or traffic file is a few KiB; a matrix
-/// of a few thousand ranks a few tens of MiB).
-constexpr std::uintmax_t MAX_YAML_FILE_BYTES = 64ull << 20;
 /// Most training iterations a traffic file may chain.
 constexpr uint64_t MAX_ITERATIONS = 1000000;
 /// Keys of one collective.
@@ -170,10 +172,6 @@ AlgorithmsWith(bool CollectiveCapabilities::*has)
 
 /// Ops with a root (`root`, a rank position).
 const std::vector<std::string> ROOTED_OPS = {"broadcast", "reduce"};
-/// Congestion control of a scenario (`congestion_control`).
-const std::vector<std::string> CONGESTION_CONTROLS = {"auto", "none", "dcqcn"};
-/// Transport reliability modes (`transport: reliability`; RdmaTransport::Reliability + auto).
-const std::vector<std::string> RELIABILITY_MODES = {"auto", "none", "go-back-n"};
 /// Dragonfly+ path choice between groups (FabricSwitch::ParsePathMode).
 const std::vector<std::string> ROUTING_MODES = {"minimal", "valiant", "ugal"};
 
@@ -204,864 +202,6 @@ constexpr uint64_t MAX_PRIORITIES = 16;
 constexpr uint64_t MAX_CELL_PACKETS = 64;
 
 /**
- * \param file the file a node came from
- * \param mark the node's yaml-cpp mark (0-based)
- * \return the 1-based location, or the file alone if the mark is unknown
- */
-SpecLocation
-At(const std::string& file, const YAML::Mark& mark)
-{
-    SpecLocation loc;
-    loc.file = file;
-    if (!mark.is_null() && mark.line >= 0 && mark.column >= 0)
-    {
-        loc.line = mark.line + 1;
-        loc.column = mark.column + 1;
-    }
-    return loc;
-}
-
-/**
- * \param items words
- * \return "a, b, c"
- */
-std::string
-JoinList(const std::vector<std::string>& items)
-{
-    std::string out;
-    for (const auto& i : items)
-    {
-        out += (out.empty() ? "" : ", ") + i;
-    }
-    return out;
-}
-
-/**
- * \param s a word
- * \return the word lower-cased, with '-' and ' ' read as '_', for fuzzy comparison
- */
-std::string
-Fold(const std::string& s)
-{
-    std::string out = s;
-    for (auto& c : out)
-    {
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (c == '-' || c == ' ')
-        {
-            c = '_';
-        }
-    }
-    return out;
-}
-
-/**
- * \brief Optimal-string-alignment distance (Levenshtein plus adjacent transpositions).
- * \param a a word
- * \param b a word
- * \return the number of edits turning \p a into \p b
- */
-std::size_t
-EditDistance(const std::string& a, const std::string& b)
-{
-    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-    for (std::size_t i = 0; i <= a.size(); ++i)
-    {
-        d[i][0] = i;
-    }
-    for (std::size_t j = 0; j <= b.size(); ++j)
-    {
-        d[0][j] = j;
-    }
-    for (std::size_t i = 1; i <= a.size(); ++i)
-    {
-        for (std::size_t j = 1; j <= b.size(); ++j)
-        {
-            const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-            {
-                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-            }
-        }
-    }
-    return d[a.size()][b.size()];
-}
-
-/**
- * \param word what the user wrote
- * \param known the accepted words
- * \return the nearest accepted word when it is close enough to be a typo, else ""
- */
-std::string
-NearestWord(const std::string& word, const std::vector<std::string>& known)
-{
-    const std::string folded = Fold(word);
-    std::string best;
-    std::size_t bestDistance = std::numeric_limits<std::size_t>::max();
-    for (const auto& k : known)
-    {
-        const std::string fk = Fold(k);
-        std::size_t dist = EditDistance(folded, fk);
-        // A prefix or an extension of a known word ("gpu", "sizes") is close too.
-        if (fk.size() > 2 && folded.size() > 2
-            && (fk.rfind(folded, 0) == 0 || folded.rfind(fk, 0) == 0))
-        {
-            dist = std::min<std::size_t>(dist, 1);
-        }
-        const std::size_t limit = std::max<std::size_t>(1, std::max(fk.size(), folded.size()) / 3);
-        if (dist <= limit && dist < bestDistance)
-        {
-            best = k;
-            bestDistance = dist;
-        }
-    }
-    return best;
-}
-
-/**
- * \param node a YAML node
- * \return its kind in words, for "expected X, got Y" messages
- */
-std::string
-Describe(const YAML::Node& node)
-{
-    switch (node.Type())
-    {
-        case YAML::NodeType::Null:
-            return "nothing";
-        case YAML::NodeType::Scalar:
-            if (node.Scalar().size() > 60)
-            {
-                return "'" + node.Scalar().substr(0, 57) + "...'";
-            }
-            return "'" + node.Scalar() + "'";
-        case YAML::NodeType::Sequence:
-            return "a sequence";
-        case YAML::NodeType::Map:
-            return "a mapping";
-        default:
-            return "an undefined value";
-    }
-}
-
-/**
- * \ingroup ai-fabric
- * \brief One key: value pair of a mapping, with both nodes (for their locations).
- */
-struct Field
-{
-    std::string key;    //!< the key
-    YAML::Node keyNode; //!< the key node
-    YAML::Node value;   //!< the value node
-    std::string file;   //!< the file both came from
-
-    /// \return the key's location
-    SpecLocation KeyWhere() const
-    {
-        return At(file, keyNode.Mark());
-    }
-
-    /// \return the value's location (the key's for an empty value, whose mark points past it)
-    SpecLocation ValueWhere() const
-    {
-        if (value.IsNull() || value.Mark().is_null())
-        {
-            return KeyWhere();
-        }
-        return At(file, value.Mark());
-    }
-
-    /**
-     * \brief Throw a SpecError at the value, prefixed with the key.
-     * \param message what is wrong
-     */
-    [[noreturn]] void Fail(const std::string& message) const
-    {
-        throw SpecError(ValueWhere(), key + ": " + message);
-    }
-};
-
-/**
- * \ingroup ai-fabric
- * \brief A checked YAML mapping: only known keys, each at most once.
- */
-class Mapping
-{
-  public:
-    /**
-     * \param node the node, which must be a mapping
-     * \param file the file it came from
-     * \param section the section's name in messages ("topology", "link", ...)
-     * \param known the accepted keys
-     * \param hints extra advice for particular unknown keys (misplaced keys, aliases)
-     * \param listed the keys an unknown key without a near match lists; empty = \p known
-     * \param listedAs how the message introduces \p listed ("known keys", "keys of kind X")
-     */
-    Mapping(const YAML::Node& node,
-            const std::string& file,
-            const std::string& section,
-            const std::vector<std::string>& known,
-            const std::map<std::string, std::string>& hints = {},
-            const std::vector<std::string>& listed = {},
-            const std::string& listedAs = "known keys")
-        : m_node(node)
-        , m_file(file)
-        , m_section(section)
-    {
-        if (!node.IsMap())
-        {
-            throw SpecError(At(file, node.Mark()),
-                            "expected a mapping for the " + section + " (keys: " + JoinList(known)
-                                + "), got " + Describe(node));
-        }
-        for (auto it = node.begin(); it != node.end(); ++it)
-        {
-            Field f{"", it->first, it->second, file};
-            if (!it->first.IsScalar())
-            {
-                throw SpecError(f.KeyWhere(),
-                                "keys in the " + section + " must be plain names, got "
-                                    + Describe(it->first));
-            }
-            f.key = it->first.Scalar();
-            if (std::find(known.begin(), known.end(), f.key) == known.end())
-            {
-                std::string msg = "unknown key '" + f.key + "' in " + section + "; ";
-                const auto hint = hints.find(f.key);
-                const std::string nearest = NearestWord(f.key, known);
-                if (f.key == "<<")
-                {
-                    msg += "YAML merge keys are not supported; write the keys out";
-                }
-                else if (hint != hints.end())
-                {
-                    msg += hint->second;
-                }
-                else if (!nearest.empty())
-                {
-                    msg += "did you mean '" + nearest + "'?";
-                }
-                else
-                {
-                    msg += listedAs + ": " + JoinList(listed.empty() ? known : listed);
-                }
-                throw SpecError(f.KeyWhere(), msg);
-            }
-            for (const auto& seen : m_fields)
-            {
-                if (seen.key == f.key)
-                {
-                    throw SpecError(f.KeyWhere(),
-                                    "duplicate key '" + f.key + "' in " + section
-                                        + " (first given at line "
-                                        + std::to_string(seen.KeyWhere().line) + ")");
-                }
-            }
-            m_fields.push_back(f);
-        }
-    }
-
-    /**
-     * \param key a key
-     * \return the field, or nullptr if the key is absent
-     */
-    const Field* Find(const std::string& key) const
-    {
-        for (const auto& f : m_fields)
-        {
-            if (f.key == key)
-            {
-                return &f;
-            }
-        }
-        return nullptr;
-    }
-
-    /**
-     * \param key a required key
-     * \return the field
-     * \throws SpecError located at this mapping if the key is absent
-     */
-    const Field& Require(const std::string& key) const
-    {
-        const Field* f = Find(key);
-        if (!f)
-        {
-            throw SpecError(Where(), "missing required key '" + key + "' in " + m_section);
-        }
-        return *f;
-    }
-
-    /// \return the fields, in file order
-    const std::vector<Field>& Fields() const
-    {
-        return m_fields;
-    }
-
-    /// \return the mapping's location
-    SpecLocation Where() const
-    {
-        return At(m_file, m_node.Mark());
-    }
-
-    /// \return the file the mapping came from
-    const std::string& File() const
-    {
-        return m_file;
-    }
-
-  private:
-    YAML::Node m_node;           //!< the mapping
-    std::string m_file;          //!< its file
-    std::string m_section;       //!< its name in messages
-    std::vector<Field> m_fields; //!< its fields, in file order
-};
-
-/**
- * \param f a field
- * \param expected what the value should be, for the message ("a string", "an integer")
- * \return the scalar's text
- * \throws SpecError at the value if it is not a scalar
- */
-std::string
-ScalarOf(const Field& f, const std::string& expected)
-{
-    if (!f.value.IsScalar())
-    {
-        f.Fail("expected " + expected + ", got " + Describe(f.value));
-    }
-    return f.value.Scalar();
-}
-
-/**
- * \brief Strict decimal integer: digits only (no sign, spaces, leading zeros, hex, fraction).
- * \param text the scalar's text
- * \param max the largest allowed value
- * \return the value
- * \throws UnitError (reused for its message) on anything else
- */
-uint64_t
-StrictInteger(const std::string& text, uint64_t max)
-{
-    if (text.empty())
-    {
-        throw UnitError("expected an integer, got an empty string");
-    }
-    if (std::isspace(static_cast<unsigned char>(text.front()))
-        || std::isspace(static_cast<unsigned char>(text.back())))
-    {
-        throw UnitError("'" + text + "' has leading or trailing whitespace");
-    }
-    if (text[0] == '-')
-    {
-        throw UnitError("'" + text + "': negative values are not allowed");
-    }
-    if (text.size() > 1 && text[0] == '0'
-        && (text[1] == 'x' || text[1] == 'X' || text[1] == 'o' || text[1] == 'b'))
-    {
-        throw UnitError("'" + text + "' is not a decimal integer");
-    }
-    uint64_t value = 0;
-    bool tooLarge = false;
-    for (char c : text)
-    {
-        if (c < '0' || c > '9')
-        {
-            if (c == '.' || c == 'e' || c == 'E')
-            {
-                throw UnitError("'" + text + "' is not a whole number");
-            }
-            throw UnitError("'" + text + "' is not an integer");
-        }
-        const uint64_t digit = static_cast<uint64_t>(c - '0');
-        if (value > (max - digit) / 10)
-        {
-            tooLarge = true;
-        }
-        else
-        {
-            value = value * 10 + digit;
-        }
-    }
-    if (text.size() > 1 && text[0] == '0')
-    {
-        throw UnitError("'" + text + "': leading zeros are not allowed");
-    }
-    if (tooLarge)
-    {
-        throw UnitError("'" + text + "' is too large (at most " + std::to_string(max) + ")");
-    }
-    return value;
-}
-
-/**
- * \param f a field
- * \param min the smallest allowed value
- * \param max the largest allowed value
- * \return the integer value
- * \throws SpecError at the value
- */
-uint64_t
-ReadInteger(const Field& f, uint64_t min, uint64_t max)
-{
-    const std::string text = ScalarOf(f, "an integer");
-    uint64_t value = 0;
-    try
-    {
-        value = StrictInteger(text, max);
-    }
-    catch (const UnitError& e)
-    {
-        f.Fail(e.what());
-    }
-    if (value < min)
-    {
-        f.Fail("must be at least " + std::to_string(min) + ", got " + text);
-    }
-    return value;
-}
-
-/**
- * \param f a field
- * \param positive whether zero is rejected
- * \param max the largest allowed value, bytes
- * \return the byte count
- * \throws SpecError at the value
- */
-uint64_t
-ReadBytes(const Field& f, bool positive, uint64_t max = std::numeric_limits<uint64_t>::max())
-{
-    const std::string text = ScalarOf(f, "a size such as '256MiB'");
-    uint64_t value = 0;
-    try
-    {
-        value = ParseBytes(text);
-    }
-    catch (const UnitError& e)
-    {
-        f.Fail(e.what());
-    }
-    if (positive && value == 0)
-    {
-        f.Fail("must be greater than 0, got '" + text + "'");
-    }
-    if (value > max)
-    {
-        f.Fail("'" + text + "' is too large (at most " + std::to_string(max) + " bytes)");
-    }
-    return value;
-}
-
-/**
- * \param f a field
- * \param positive whether zero is rejected
- * \return the duration
- * \throws SpecError at the value
- */
-Time
-ReadTime(const Field& f, bool positive)
-{
-    const std::string text = ScalarOf(f, "a duration such as '250ns'");
-    Time value;
-    try
-    {
-        value = ParseTime(text);
-    }
-    catch (const UnitError& e)
-    {
-        f.Fail(e.what());
-    }
-    if (positive && value.IsZero())
-    {
-        f.Fail("must be greater than 0, got '" + text + "'");
-    }
-    return value;
-}
-
-/**
- * \param f a field
- * \param positive whether zero is rejected
- * \return the data rate
- * \throws SpecError at the value
- */
-DataRate
-ReadRate(const Field& f, bool positive = true)
-{
-    const std::string text = ScalarOf(f, "a data rate such as '400Gbps'");
-    DataRate value;
-    try
-    {
-        value = ParseDataRate(text);
-    }
-    catch (const UnitError& e)
-    {
-        f.Fail(e.what());
-    }
-    if (positive && value.GetBitRate() == 0)
-    {
-        f.Fail("must be greater than 0, got '" + text + "'");
-    }
-    return value;
-}
-
-/**
- * \param t a duration
- * \return it as an ns-3 time string in whole picoseconds, e.g. "55000000ps" (exact)
- */
-std::string
-PicoSecondsText(Time t)
-{
-    return std::to_string(t.GetPicoSeconds()) + "ps";
-}
-
-/**
- * \param rate a data rate
- * \return it as an ns-3 data-rate string in bits per second, e.g. "400000000000bps" (exact)
- */
-std::string
-BitRateText(DataRate rate)
-{
-    return std::to_string(rate.GetBitRate()) + "bps";
-}
-
-/**
- * \param value a finite number
- * \return the shortest decimal text (C locale) that reads back as exactly \p value
- */
-std::string
-DoubleText(double value)
-{
-    for (int digits = 1; digits <= std::numeric_limits<double>::max_digits10; ++digits)
-    {
-        std::ostringstream out;
-        out.imbue(std::locale::classic());
-        out << std::setprecision(digits) << value;
-        std::istringstream in(out.str());
-        in.imbue(std::locale::classic());
-        double back = 0;
-        in >> back;
-        if (back == value || digits == std::numeric_limits<double>::max_digits10)
-        {
-            return out.str();
-        }
-    }
-    return ""; // not reached
-}
-
-/**
- * \brief A boolean: exactly `true` or `false` (quoted or not). YAML 1.1 spellings that
- * yaml-cpp would also accept (yes, no, on, off, True, y) are rejected, so that a value
- * means the same to every YAML reader.
- * \param f a field
- * \return the value
- * \throws SpecError at the value
- */
-bool
-ReadBool(const Field& f)
-{
-    const std::string text = ScalarOf(f, "true or false");
-    if (text == "true")
-    {
-        return true;
-    }
-    if (text == "false")
-    {
-        return false;
-    }
-    f.Fail("expected true or false, got '" + text + "'");
-}
-
-/**
- * \brief A plain decimal number between 0 and 1: `DIGITS [ "." DIGITS ]`, no sign,
- * exponent, unit or leading zeros (`0.2`, `1`, `0.05`).
- * \param f a field
- * \return the value, in [0, 1]
- * \throws SpecError at the value
- */
-double
-ReadFraction(const Field& f)
-{
-    const std::string text = ScalarOf(f, "a number between 0 and 1 such as 0.2");
-    if (!text.empty() && (text[0] == '-' || text[0] == '+'))
-    {
-        f.Fail("'" + text + "': expected a number between 0 and 1 without a sign");
-    }
-    const std::size_t dot = text.find('.');
-    const std::string whole = text.substr(0, dot);
-    const std::string fraction = dot == std::string::npos ? "" : text.substr(dot + 1);
-    const auto allDigits = [](const std::string& s) {
-        return !s.empty()
-               && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-    };
-    if (!allDigits(whole) || (dot != std::string::npos && !allDigits(fraction)))
-    {
-        f.Fail("'" + text + "' is not a plain decimal number; write e.g. 0.2");
-    }
-    if (whole.size() > 1 && whole[0] == '0')
-    {
-        f.Fail("'" + text + "': leading zeros are not allowed");
-    }
-    // The grammar is checked; read it in the "C" locale, whatever the process's locale.
-    std::istringstream in(text);
-    in.imbue(std::locale::classic());
-    double value = 0;
-    in >> value;
-    if (value > 1)
-    {
-        f.Fail("must be between 0 and 1, got " + text);
-    }
-    return value;
-}
-
-/**
- * \brief A name: non-empty, no surrounding spaces, none of / \ , " or control characters
- * (names end up in result paths and CSV cells).
- * \param f a field
- * \return the name
- * \throws SpecError at the value
- */
-std::string
-ReadName(const Field& f)
-{
-    const std::string text = ScalarOf(f, "a name");
-    if (text.empty())
-    {
-        f.Fail("must not be empty");
-    }
-    if (std::isspace(static_cast<unsigned char>(text.front()))
-        || std::isspace(static_cast<unsigned char>(text.back())))
-    {
-        f.Fail("'" + text + "' has leading or trailing whitespace");
-    }
-    for (char c : text)
-    {
-        if (c == '/' || c == '\\' || c == ',' || c == '"' || static_cast<unsigned char>(c) < 0x20
-            || c == 0x7f)
-        {
-            f.Fail("'" + text + "' must not contain '/', '\\', ',', '\"' or control characters");
-        }
-    }
-    return text;
-}
-
-/**
- * \param f a field
- * \param what the value's name in messages ("op", "topology kind")
- * \param choices the accepted values
- * \return the value, one of \p choices
- * \throws SpecError at the value, suggesting the nearest choice
- */
-std::string
-ReadChoice(const Field& f, const std::string& what, const std::vector<std::string>& choices)
-{
-    const std::string text = ScalarOf(f, "one of " + JoinList(choices));
-    if (std::find(choices.begin(), choices.end(), text) != choices.end())
-    {
-        return text;
-    }
-    std::string msg = "unknown " + what + " '" + text + "'; ";
-    const std::string nearest = NearestWord(text, choices);
-    if (!nearest.empty())
-    {
-        msg += "did you mean '" + nearest + "'? ";
-    }
-    f.Fail(msg + "known: " + JoinList(choices));
-}
-
-/// Parser events reduced to where each document starts and where its first node is.
-class DocumentCounter : public YAML::EventHandler
-{
-  public:
-    std::vector<YAML::Mark> starts;    //!< per document: its start
-    std::vector<YAML::Mark> firstNode; //!< per document: its first node (its start if none)
-
-    void OnDocumentStart(const YAML::Mark& mark) override
-    {
-        starts.push_back(mark);
-        firstNode.push_back(mark);
-        m_seen = false;
-    }
-
-    void OnDocumentEnd() override
-    {
-    }
-
-    void OnNull(const YAML::Mark& mark, YAML::anchor_t /* anchor */) override
-    {
-        Node(mark);
-    }
-
-    void OnAlias(const YAML::Mark& mark, YAML::anchor_t /* anchor */) override
-    {
-        Node(mark);
-    }
-
-    void OnScalar(const YAML::Mark& mark,
-                  const std::string& /* tag */,
-                  YAML::anchor_t /* anchor */,
-                  const std::string& /* value */) override
-    {
-        Node(mark);
-    }
-
-    void OnSequenceStart(const YAML::Mark& mark,
-                         const std::string& /* tag */,
-                         YAML::anchor_t /* anchor */,
-                         YAML::EmitterStyle::value /* style */) override
-    {
-        Node(mark);
-    }
-
-    void OnSequenceEnd() override
-    {
-    }
-
-    void OnMapStart(const YAML::Mark& mark,
-                    const std::string& /* tag */,
-                    YAML::anchor_t /* anchor */,
-                    YAML::EmitterStyle::value /* style */) override
-    {
-        Node(mark);
-    }
-
-    void OnMapEnd() override
-    {
-    }
-
-  private:
-    /// \param mark a node's mark: the document's first node if none came before
-    void Node(const YAML::Mark& mark)
-    {
-        if (!m_seen && !firstNode.empty())
-        {
-            firstNode.back() = mark;
-            m_seen = true;
-        }
-    }
-
-    bool m_seen{false}; //!< the current document has had a node
-};
-
-/**
- * \brief Open and parse one YAML file holding one top-level mapping.
- * \param file the path to open and to name in locations
- * \param what "scenario", "topology" or "traffic"
- * \param referencedAt where the file was named (nullptr for the top-level file)
- * \param keys the file's keys, for the empty-file message
- * \return the top-level node (a mapping is checked by the caller's Mapping)
- */
-YAML::Node
-LoadYamlFile(const std::string& file,
-             const std::string& what,
-             const SpecLocation* referencedAt,
-             const std::vector<std::string>& keys)
-{
-    const SpecLocation fileOnly{file, 0, 0};
-    const SpecLocation where = referencedAt ? *referencedAt : fileOnly;
-    const std::string prefix = referencedAt ? what + ": " : "";
-    const std::string tail
-        = referencedAt ? " (paths are relative to the directory of the file naming them)" : "";
-    std::error_code ec;
-    const fs::file_status status = fs::status(file, ec);
-    if (!fs::exists(status))
-    {
-        throw SpecError(where,
-                        prefix + "cannot open " + what + " file '" + file
-                            + "': no such file or directory" + tail);
-    }
-    if (fs::is_directory(status))
-    {
-        throw SpecError(where,
-                        prefix + "cannot read " + what + " file '" + file + "': it is a directory");
-    }
-    if (!fs::is_regular_file(status))
-    {
-        // A device, FIFO or socket could be endless (/dev/zero) or block forever.
-        throw SpecError(where,
-                        prefix + "cannot read " + what + " file '" + file
-                            + "': not a regular file");
-    }
-    const std::uintmax_t size = fs::file_size(file, ec);
-    if (!ec && size > MAX_YAML_FILE_BYTES)
-    {
-        throw SpecError(where,
-                        prefix + what + " file '" + file + "' is " + std::to_string(size)
-                            + " bytes; the limit is " + std::to_string(MAX_YAML_FILE_BYTES)
-                            + " (64 MiB)");
-    }
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-    {
-        throw SpecError(where,
-                        prefix + "cannot open " + what + " file '" + file
-                            + "': " + std::strerror(errno));
-    }
-    std::ostringstream content;
-    content << in.rdbuf();
-    if (in.bad())
-    {
-        throw SpecError(where, prefix + "cannot read " + what + " file '" + file + "'");
-    }
-
-    // Not YAML::LoadAll: on a stray flow indicator outside a flow collection (a file holding
-    // only ",") yaml-cpp 0.7's parser reports a null document without consuming the token,
-    // and LoadAll loops forever, allocating (found by ai-fabric-fuzz-yaml). Count at most
-    // two documents with the parser, noticing one that makes no progress; then load the
-    // first with YAML::Load.
-    const std::string text = content.str();
-    DocumentCounter counter;
-    YAML::Node doc;
-    try
-    {
-        std::istringstream stream(text);
-        YAML::Parser parser(stream);
-        while (counter.starts.size() < 2 && parser.HandleNextDocument(counter))
-        {
-            const std::size_t n = counter.starts.size();
-            if (n == 2 && counter.starts[1].pos == counter.starts[0].pos)
-            {
-                const std::size_t at = static_cast<std::size_t>(counter.starts[1].pos);
-                const std::string what = at < text.size() ? std::string(1, text[at]) : "end";
-                throw SpecError(At(file, counter.starts[1]),
-                                "malformed YAML: unexpected '" + what
-                                    + "' (a flow indicator outside [ ] or { })");
-            }
-        }
-        if (counter.starts.size() == 1)
-        {
-            doc = YAML::Load(text);
-        }
-    }
-    catch (const YAML::Exception& e)
-    {
-        throw SpecError(At(file, e.mark), "malformed YAML: " + e.msg);
-    }
-    if (counter.starts.empty() || (counter.starts.size() == 1 && doc.IsNull()))
-    {
-        throw SpecError(fileOnly,
-                        "the " + what + " file is empty; expected a mapping with keys "
-                            + JoinList(keys));
-    }
-    if (counter.starts.size() > 1)
-    {
-        throw SpecError(At(file, counter.firstNode[1]),
-                        "the " + what + " file holds more than one YAML document; expected one");
-    }
-    return doc;
-}
-
-/**
- * \param path a path
- * \return the file name without directory and extension
- */
-std::string
-Stem(const std::string& path)
-{
-    return fs::path(path).stem().string();
-}
-
-/**
  * \param f a flow_control field
  * \return the flow-control kind
  * \throws SpecError at the value, suggesting the nearest kind
@@ -1087,128 +227,122 @@ ReadFlowControl(const Field& f)
     return kind;
 }
 
-/**
- * \ingroup ai-fabric
- * \brief One key of a `link:` or `host_link:` mapping and how its value lands in a
- * LinkProfile. The table of these is the one list of link keys: the reader, the
- * unknown-key message and the misplaced-key hints all take the keys from it.
- */
-struct LinkKey
-{
-    std::string key;                                 //!< the YAML key
-    void (*read)(const Field& f, LinkProfile& link); //!< reads the value into its field
-};
+} // namespace
 
-/// \return every overridable link key, in documentation order (`profile` is not here)
-const std::vector<LinkKey>&
-LinkKeys()
+const spec::SpecTable<LinkProfile>&
+spec::LinkKeys()
 {
-    constexpr uint64_t u32 = std::numeric_limits<uint32_t>::max();
-    static const std::vector<LinkKey> keys = {
-        {"rate",
-         [](const Field& f, LinkProfile& l) {
-             l.rate = ReadRate(f);
-         }},
-        {"mtu",
-         [](const Field& f, LinkProfile& l) {
-             l.mtu = static_cast<uint32_t>(ReadBytes(f, true, u32));
-         }},
-        {"header_size",
-         [](const Field& f, LinkProfile& l) {
-             l.headerBytes = static_cast<uint32_t>(ReadBytes(f, false, u32));
-         }},
-        {"segment_size",
-         [](const Field& f, LinkProfile& l) {
-             l.segmentBytes = static_cast<uint32_t>(ReadBytes(f, false, u32));
-         }},
-        {"framing_size",
-         [](const Field& f, LinkProfile& l) {
-             l.framingBytes = static_cast<uint32_t>(ReadBytes(f, false, u32));
-         }},
-        {"message_header_size",
-         [](const Field& f, LinkProfile& l) {
-             l.messageHeaderBytes = static_cast<uint32_t>(ReadBytes(f, false, u32));
-         }},
-        {"control_packet_size",
-         [](const Field& f, LinkProfile& l) {
-             l.controlPacketBytes = static_cast<uint32_t>(ReadBytes(f, true, u32));
-         }},
-        {"propagation_delay",
-         [](const Field& f, LinkProfile& l) {
-             l.propagationDelay = ReadTime(f, false);
-         }},
-        {"switch_latency",
-         [](const Field& f, LinkProfile& l) {
-             l.switchLatency = ReadTime(f, false);
-         }},
-        {"nic_latency",
-         [](const Field& f, LinkProfile& l) {
-             l.nicLatency = ReadTime(f, false);
-         }},
-        {"cut_through",
-         [](const Field& f, LinkProfile& l) {
-             l.cutThrough = ReadBool(f);
-         }},
-        {"buffer_per_port",
-         [](const Field& f, LinkProfile& l) {
-             l.bufferPerPort = ReadBytes(f, true);
-         }},
-        {"flow_control",
-         [](const Field& f, LinkProfile& l) {
-             l.flowControl = ReadFlowControl(f);
-         }},
-        {"priorities",
-         [](const Field& f, LinkProfile& l) {
-             l.priorities = static_cast<uint8_t>(ReadInteger(f, 1, MAX_PRIORITIES));
-         }},
-        {"data_priority",
-         [](const Field& f, LinkProfile& l) {
-             l.dataPriority = static_cast<uint8_t>(ReadInteger(f, 0, MAX_PRIORITIES - 1));
-         }},
-        {"control_priority",
-         [](const Field& f, LinkProfile& l) {
-             l.controlPriority = static_cast<uint8_t>(ReadInteger(f, 0, MAX_PRIORITIES - 1));
-         }},
-        {"credit_block_size",
-         [](const Field& f, LinkProfile& l) {
-             l.creditBlockBytes = static_cast<uint32_t>(ReadBytes(f, true, u32));
-         }},
-        {"credits_per_lane",
-         [](const Field& f, LinkProfile& l) {
-             l.creditsPerLane = ReadBytes(f, false);
-         }},
-        {"pfc_reaction_time",
-         [](const Field& f, LinkProfile& l) {
-             l.pfcReactionTime = ReadTime(f, false);
-         }},
-        {"ecn_kmin",
-         [](const Field& f, LinkProfile& l) {
-             l.ecnKmin = ReadBytes(f, false);
-         }},
-        {"ecn_kmax",
-         [](const Field& f, LinkProfile& l) {
-             l.ecnKmax = ReadBytes(f, false);
-         }},
-        {"ecn_pmax",
-         [](const Field& f, LinkProfile& l) {
-             l.ecnPmax = ReadFraction(f);
-         }},
+    using L = LinkProfile;
+    static const SpecTable<LinkProfile> keys = {
+        RateKey("rate",
+                &L::rate,
+                Zero::REJECTED,
+                "data rate per direction, MAC level (after PHY coding)"),
+        BytesKey("mtu",
+                 &L::mtu,
+                 Zero::REJECTED,
+                 "largest payload per packet; messages are cut at the smallest `mtu` of the "
+                 "fabric"),
+        BytesKey("header_size",
+                 &L::headerBytes,
+                 Zero::ALLOWED,
+                 "wire overhead of every packet, or of every segment when `segment_size` is set "
+                 "(headers, CRCs)"),
+        BytesKey("segment_size",
+                 &L::segmentBytes,
+                 Zero::ALLOWED,
+                 "payload of the link's native unit (a PCIe TLP, an NVLink packet) when it is "
+                 "smaller than a simulated packet; 0 = `header_size` once per packet"),
+        BytesKey("framing_size",
+                 &L::framingBytes,
+                 Zero::ALLOWED,
+                 "per-packet bytes outside the frame: Ethernet preamble + SFD + inter-frame gap"),
+        BytesKey("message_header_size",
+                 &L::messageHeaderBytes,
+                 Zero::ALLOWED,
+                 "extra bytes on the first packet of each message (RDMA RETH)"),
+        BytesKey("control_packet_size",
+                 &L::controlPacketBytes,
+                 Zero::REJECTED,
+                 "wire bytes of an ACK, NACK or CNP, framing included"),
+        DurationKey("propagation_delay",
+                    &L::propagationDelay,
+                    Zero::ALLOWED,
+                    "one-way signal delay of each cable"),
+        DurationKey("switch_latency",
+                    &L::switchLatency,
+                    Zero::ALLOWED,
+                    "port-to-port latency of a switch on this link"),
+        DurationKey("nic_latency",
+                    &L::nicLatency,
+                    Zero::ALLOWED,
+                    "extra delay a NIC (or GPU) port adds to each packet it receives"),
+        BoolKey("cut_through",
+                &L::cutThrough,
+                "switches forward a packet once its header is in, instead of after the whole "
+                "packet"),
+        BytesKey("buffer_per_port",
+                 &L::bufferPerPort,
+                 Zero::REJECTED,
+                 "switch (or NIC node) buffer each port on this link adds to the node's shared "
+                 "pool"),
+        CustomKey<L>("flow_control",
+                     "`none`, `credit` or `pfc`",
+                     "",
+                     "how the link avoids drops: `none` (lossy), `credit` (credit-based per lane, "
+                     "lossless), `pfc` (priority flow control per class, lossless)",
+                     [](const Field& f, L& l) { l.flowControl = ReadFlowControl(f); }),
+        IntegerKey("priorities",
+                   &L::priorities,
+                   1,
+                   MAX_PRIORITIES,
+                   "virtual lanes (InfiniBand) or traffic classes (Ethernet) per port"),
+        IntegerKey("data_priority",
+                   &L::dataPriority,
+                   0,
+                   MAX_PRIORITIES - 1,
+                   "lane or class of RDMA data; below `priorities`"),
+        IntegerKey("control_priority",
+                   &L::controlPriority,
+                   0,
+                   MAX_PRIORITIES - 1,
+                   "lane or class of ACK, NACK and CNP packets; below `priorities`"),
+        BytesKey("credit_block_size",
+                 &L::creditBlockBytes,
+                 Zero::REJECTED,
+                 "credit unit: a packet uses whole blocks of credit (`credit` only)"),
+        BytesKey("credits_per_lane",
+                 &L::creditsPerLane,
+                 Zero::ALLOWED,
+                 "receive buffer a port advertises per lane (`credit` only); at least one "
+                 "largest packet"),
+        DurationKey("pfc_reaction_time",
+                    &L::pfcReactionTime,
+                    Zero::ALLOWED,
+                    "time for the peer to stop after a PFC pause; adds rate x time to the PFC "
+                    "headroom (`pfc` only)"),
+        BytesKey("ecn_kmin",
+                 &L::ecnKmin,
+                 Zero::ALLOWED,
+                 "egress queue above which switches start ECN-marking data packets; 0 = no "
+                 "marking"),
+        BytesKey("ecn_kmax",
+                 &L::ecnKmax,
+                 Zero::ALLOWED,
+                 "egress queue from which every data packet is marked; at least `ecn_kmin`"),
+        FractionKey("ecn_pmax", &L::ecnPmax, "marking probability just below `ecn_kmax`"),
     };
     return keys;
 }
+
+namespace
+{
 
 /// \return the keys of a `link:` or `host_link:` mapping: `profile`, then LinkKeys()
 const std::vector<std::string>&
 LinkKeyNames()
 {
-    static const std::vector<std::string> names = [] {
-        std::vector<std::string> n = {"profile"};
-        for (const auto& k : LinkKeys())
-        {
-            n.push_back(k.key);
-        }
-        return n;
-    }();
+    static const std::vector<std::string> names = KeyNames(LinkKeys(), {"profile"});
     return names;
 }
 
@@ -1425,17 +559,6 @@ const std::vector<std::string> NVLINK_IMPLIED_KINDS = {"rail-only", "nvlink-doma
 const std::vector<std::string> DEFAULT_SERVER_KINDS = {"rail-optimized", "rail-only"};
 
 /**
- * \param list words
- * \param word a word
- * \return true if \p list holds \p word
- */
-bool
-Contains(const std::vector<std::string>& list, const std::string& word)
-{
-    return std::find(list.begin(), list.end(), word) != list.end();
-}
-
-/**
  * \param f a field
  * \param min the smallest allowed value
  * \return the count, at most 4294967295
@@ -1633,19 +756,8 @@ ReadCustomLinks(const Field& f, TopologySpec& t)
                          });
 }
 
-/**
- * \ingroup ai-fabric
- * \brief One key of a topology mapping: the kinds that take it and how its value lands
- * in the TopologySpec. The table of these is the one list of topology keys: the reader,
- * the per-kind rejection, the unknown-key message and the misplaced-key hints of the
- * scenario all take the keys from it.
- */
-struct TopologyKey
-{
-    std::string key;                               //!< the YAML key
-    std::vector<std::string> kinds;                //!< the kinds that take it
-    void (*read)(const Field& f, TopologySpec& t); //!< reads the value into its field(s)
-};
+/// One key of a topology mapping (SpecKey::kinds: the kinds that take it, never empty).
+using TopologyKey = SpecKey<TopologySpec>;
 
 /**
  * \param excluded kinds
@@ -1665,166 +777,170 @@ KindsBut(const std::vector<std::string>& excluded)
     return kinds;
 }
 
-/// \return every topology key but `name` and `kind`, in reading (and documentation) order
-const std::vector<TopologyKey>&
-TopologyKeys()
+} // namespace
+
+const spec::SpecTable<TopologySpec>&
+spec::TopologyKeys()
 {
-    static const std::vector<TopologyKey> keys = [] {
+    static const SpecTable<TopologySpec> keys = [] {
+        using T = TopologySpec;
+        constexpr uint64_t u32 = std::numeric_limits<uint32_t>::max();
         const std::vector<std::string> rails = {"rail-optimized", "rail-only"};
         const std::vector<std::string> servers = KindsBut({"custom"});
-        std::vector<TopologyKey> k = {
-            {"gpus",
-             {"single-switch"},
-             [](const Field& f, TopologySpec& t) {
-                 t.gpus = ReadCount(f, 2);
-             }},
-            {"leaves",
-             {"leaf-spine"},
-             [](const Field& f, TopologySpec& t) {
-                 t.leaves = ReadCount(f, 1);
-             }},
-            {"spines",
-             {"leaf-spine", "rail-optimized", "rail-only"},
-             [](const Field& f, TopologySpec& t) {
-                 t.spines = ReadCount(f, 1);
-             }},
-            {"gpus_per_leaf",
-             {"leaf-spine", "fat-tree", "dragonfly-plus"},
-             [](const Field& f, TopologySpec& t) {
-                 t.gpusPerLeaf = ReadCount(f, 1);
-             }},
-            {"links_per_spine",
-             {"leaf-spine"},
-             [](const Field& f, TopologySpec& t) {
-                 t.linksPerSpine = ReadCount(f, 1);
-             }},
-            {"uplinks",
-             {"leaf-spine"},
-             [](const Field& f, TopologySpec& t) {
-                 t.uplinks = ReadCount(f, 1);
-             }},
-            {"radix",
-             {"leaf-spine", "fat-tree", "rail-optimized", "rail-only", "dragonfly-plus"},
-             [](const Field& f, TopologySpec& t) {
-                 t.radix = ReadCount(f, 2);
-             }},
-            {"oversubscription",
-             {"leaf-spine", "fat-tree", "rail-optimized", "rail-only"},
-             [](const Field& f, TopologySpec& t) {
-                 t.oversubscription = ReadRatio(f);
-             }},
-            {"spine_oversubscription",
-             {"fat-tree", "rail-optimized"},
-             [](const Field& f, TopologySpec& t) {
-                 t.spineOversubscription = ReadRatio(f);
-             }},
-            {"pods",
-             {"fat-tree"},
-             [](const Field& f, TopologySpec& t) {
-                 t.pods = ReadCount(f, 1);
-             }},
-            {"leaves_per_pod",
-             {"fat-tree"},
-             [](const Field& f, TopologySpec& t) {
-                 t.leavesPerPod = ReadCount(f, 1);
-             }},
-            {"spines_per_pod",
-             {"fat-tree"},
-             [](const Field& f, TopologySpec& t) {
-                 t.spinesPerPod = ReadCount(f, 1);
-             }},
-            {"spine_uplinks",
-             {"fat-tree", "rail-optimized"},
-             [](const Field& f, TopologySpec& t) {
-                 t.spineUplinks = ReadCount(f, 1);
-             }},
-            {"cores",
-             {"fat-tree", "rail-optimized"},
-             [](const Field& f, TopologySpec& t) {
-                 t.cores = ReadCount(f, 1);
-             }},
-            {"servers_per_su",
-             rails,
-             [](const Field& f, TopologySpec& t) {
-                 t.serversPerSu = ReadCount(f, 1);
-             }},
-            {"sus",
-             rails,
-             [](const Field& f, TopologySpec& t) {
-                 t.sus = ReadCount(f, 1);
-             }},
-            {"rail_uplinks",
-             rails,
-             [](const Field& f, TopologySpec& t) {
-                 t.railUplinks = ReadCount(f, 1);
-             }},
-            {"spines_per_su",
-             {"rail-optimized"},
-             [](const Field& f, TopologySpec& t) {
-                 t.spinesPerSu = ReadCount(f, 1);
-             }},
-            {"groups",
-             {"dragonfly-plus"},
-             [](const Field& f, TopologySpec& t) {
-                 t.groups = ReadCount(f, 2);
-             }},
-            {"leaves_per_group",
-             {"dragonfly-plus"},
-             [](const Field& f, TopologySpec& t) {
-                 t.leavesPerGroup = ReadCount(f, 1);
-             }},
-            {"spines_per_group",
-             {"dragonfly-plus"},
-             [](const Field& f, TopologySpec& t) {
-                 t.spinesPerGroup = ReadCount(f, 1);
-             }},
-            {"global_links_per_spine",
-             {"dragonfly-plus"},
-             [](const Field& f, TopologySpec& t) {
-                 t.globalLinksPerSpine = ReadCount(f, 1);
-             }},
-            {"routing",
-             {"dragonfly-plus"},
-             [](const Field& f, TopologySpec& t) {
-                 t.routing = ReadChoice(f, "routing", ROUTING_MODES);
-                 FabricSwitch::PathMode mode;
-                 NS_ABORT_MSG_UNLESS(FabricSwitch::ParsePathMode(t.routing, mode),
-                                     "routing '" << t.routing << "' is not a FabricSwitch mode");
-             }},
-            {"gpus_per_server",
-             servers,
-             [](const Field& f, TopologySpec& t) {
-                 t.gpusPerServer = ReadCount(f, 1);
-             }},
-            {"nvlink", servers, ReadNvlink},
-            {"nvlink_switches",
-             servers,
-             [](const Field& f, TopologySpec& t) {
-                 t.nvlinkSwitches = ReadCount(f, 1);
-             }},
-            {"link",
-             TopologyKindNames(),
-             [](const Field& f, TopologySpec& t) {
-                 t.link = ParseLink(&f, "link", DEFAULT_LINK_PROFILE, t.where, f.file).profile;
-             }},
-            {"host_link",
-             KindsBut({"nvlink-domain", "custom"}),
-             [](const Field& f, TopologySpec& t) {
-                 // Traffic classes are end to end: GPUs send data in the host link's
-                 // data_priority, and a link with fewer lanes maps higher classes onto its
-                 // last lane (FabricNetDevice::LaneOf).
-                 const std::string dflt = FindLinkProfile(DEFAULT_HOST_LINK_PROFILE)
-                                              ? DEFAULT_HOST_LINK_PROFILE
-                                              : std::string();
-                 t.hostLink = ParseLink(&f, "host_link", dflt, t.where, f.file).profile;
-                 t.hasHostLink = true;
-             }},
-            {"nodes", {"custom"}, ReadCustomNodes},
-            {"links", {"custom"}, ReadCustomLinks},
+        const std::string ratio = "ratio such as \"3:1\"";
+        SpecTable<TopologySpec> k = {
+            IntegerKey("gpus", &T::gpus, 2, u32, "GPU endpoints").For({"single-switch"}),
+            IntegerKey("leaves", &T::leaves, 1, u32, "leaf switches").For({"leaf-spine"}),
+            IntegerKey("spines",
+                       &T::spines,
+                       1,
+                       u32,
+                       "spine switches; rail-optimized: the shared spine tier; rail-only: spines "
+                       "per rail")
+                .For({"leaf-spine", "rail-optimized", "rail-only"}),
+            IntegerKey("gpus_per_leaf", &T::gpusPerLeaf, 1, u32, "GPUs (ports down) per leaf")
+                .For({"leaf-spine", "fat-tree", "dragonfly-plus"}),
+            IntegerKey("links_per_spine",
+                       &T::linksPerSpine,
+                       1,
+                       u32,
+                       "parallel links from each leaf to each spine")
+                .For({"leaf-spine"}),
+            IntegerKey("uplinks", &T::uplinks, 1, u32, "ports up per leaf (explicit port counts)")
+                .For({"leaf-spine"}),
+            IntegerKey("radix", &T::radix, 2, u32, "ports of every switch of the fabric")
+                .For({"leaf-spine", "fat-tree", "rail-optimized", "rail-only", "dragonfly-plus"}),
+            CustomKey<T>("oversubscription",
+                         ratio,
+                         "positive integers D:U",
+                         "capacity down : capacity up of one switch of the leaf (rail-switch) tier",
+                         [](const Field& f, T& t) { t.oversubscription = ReadRatio(f); })
+                .For({"leaf-spine", "fat-tree", "rail-optimized", "rail-only"}),
+            CustomKey<T>("spine_oversubscription",
+                         ratio,
+                         "positive integers D:U",
+                         "the same for the tier above: fat-tree spines, rail-optimized SU spines",
+                         [](const Field& f, T& t) { t.spineOversubscription = ReadRatio(f); })
+                .For({"fat-tree", "rail-optimized"}),
+            IntegerKey("pods", &T::pods, 1, u32, "pods").For({"fat-tree"}),
+            IntegerKey("leaves_per_pod",
+                       &T::leavesPerPod,
+                       1,
+                       u32,
+                       "leaf (edge) switches per pod = ports down of a spine")
+                .For({"fat-tree"}),
+            IntegerKey("spines_per_pod",
+                       &T::spinesPerPod,
+                       1,
+                       u32,
+                       "spine (aggregation) switches per pod = ports up of a leaf")
+                .For({"fat-tree"}),
+            IntegerKey("spine_uplinks", &T::spineUplinks, 1, u32, "core links per spine")
+                .For({"fat-tree", "rail-optimized"}),
+            IntegerKey("cores", &T::cores, 1, u32, "core switches")
+                .For({"fat-tree", "rail-optimized"}),
+            IntegerKey("servers_per_su",
+                       &T::serversPerSu,
+                       1,
+                       u32,
+                       "servers per scalable unit = ports down of a rail switch")
+                .For(rails),
+            IntegerKey("sus", &T::sus, 1, u32, "scalable units").For(rails),
+            IntegerKey("rail_uplinks", &T::railUplinks, 1, u32, "ports up per rail switch")
+                .For(rails),
+            IntegerKey("spines_per_su",
+                       &T::spinesPerSu,
+                       1,
+                       u32,
+                       "spines per SU under a core tier (three tiers)")
+                .For({"rail-optimized"}),
+            IntegerKey("groups", &T::groups, 2, u32, "groups").For({"dragonfly-plus"}),
+            IntegerKey("leaves_per_group", &T::leavesPerGroup, 1, u32, "leaves per group")
+                .For({"dragonfly-plus"}),
+            IntegerKey("spines_per_group",
+                       &T::spinesPerGroup,
+                       1,
+                       u32,
+                       "spines per group (every leaf one link to each)")
+                .For({"dragonfly-plus"}),
+            IntegerKey("global_links_per_spine",
+                       &T::globalLinksPerSpine,
+                       1,
+                       u32,
+                       "global links per spine, to spines of other groups")
+                .For({"dragonfly-plus"}),
+            CustomKey<T>("routing",
+                         "`minimal`, `valiant` or `ugal`",
+                         "",
+                         "how packets between groups choose their path (minimal, Valiant, UGAL)",
+                         [](const Field& f, T& t) {
+                             t.routing = ReadChoice(f, "routing", ROUTING_MODES);
+                             FabricSwitch::PathMode mode;
+                             NS_ABORT_MSG_UNLESS(FabricSwitch::ParsePathMode(t.routing, mode),
+                                                 "routing '" << t.routing
+                                                             << "' is not a FabricSwitch mode");
+                         })
+                .For({"dragonfly-plus"}),
+            IntegerKey("gpus_per_server",
+                       &T::gpusPerServer,
+                       1,
+                       u32,
+                       "GPUs per server: consecutive GPU indices form a server (and its NVLink "
+                       "domain)")
+                .For(servers),
+            CustomKey<T>("nvlink",
+                         "`true`, `false`, or a link mapping",
+                         "",
+                         "an NVLink domain per server, and its per-GPU profile",
+                         ReadNvlink)
+                .For(servers),
+            IntegerKey("nvlink_switches",
+                       &T::nvlinkSwitches,
+                       1,
+                       u32,
+                       "NVSwitch nodes per server; every GPU has one link to each")
+                .For(servers),
+            CustomKey<T>(
+                "link",
+                "link mapping",
+                "",
+                "the properties of every fabric link: a preset plus key-by-key overrides",
+                [](const Field& f, T& t) {
+                    t.link = ParseLink(&f, "link", DEFAULT_LINK_PROFILE, t.where, f.file).profile;
+                })
+                .For(TopologyKindNames()),
+            CustomKey<T>("host_link",
+                         "link mapping",
+                         "",
+                         "a GPU-to-NIC link (PCIe) in front of every GPU's fabric link",
+                         [](const Field& f, T& t) {
+                             // Traffic classes are end to end: GPUs send data in the host
+                             // link's data_priority, and a link with fewer lanes maps higher
+                             // classes onto its last lane (FabricNetDevice::LaneOf).
+                             const std::string dflt = FindLinkProfile(DEFAULT_HOST_LINK_PROFILE)
+                                                          ? DEFAULT_HOST_LINK_PROFILE
+                                                          : std::string();
+                             t.hostLink = ParseLink(&f, "host_link", dflt, t.where, f.file).profile;
+                             t.hasHostLink = true;
+                         })
+                .For(KindsBut({"nvlink-domain", "custom"})),
+            CustomKey<T>("nodes",
+                         "list of mappings (`name`, `kind`, `tier`)",
+                         "at least 2 of kind gpu",
+                         "the nodes, in order (GPUs are numbered in this order)",
+                         ReadCustomNodes)
+                .For({"custom"}),
+            CustomKey<T>("links",
+                         "list of mappings (`a`, `b`, `link`)",
+                         "not empty, connected",
+                         "the full-duplex links",
+                         ReadCustomLinks)
+                .For({"custom"}),
         };
         const std::vector<std::string> known = TopologyKindNames();
         for (const auto& key : k)
         {
+            NS_ABORT_MSG_IF(key.kinds.empty(), "topology key '" << key.key << "' has no kinds");
             for (const auto& kind : key.kinds)
             {
                 NS_ABORT_MSG_UNLESS(Contains(known, kind),
@@ -1837,18 +953,14 @@ TopologyKeys()
     return keys;
 }
 
+namespace
+{
+
 /// \return every key of a topology mapping: `name`, `kind`, then TopologyKeys()
 const std::vector<std::string>&
 TopologyKeyNames()
 {
-    static const std::vector<std::string> names = [] {
-        std::vector<std::string> n = {"name", "kind"};
-        for (const auto& k : TopologyKeys())
-        {
-            n.push_back(k.key);
-        }
-        return n;
-    }();
+    static const std::vector<std::string> names = KeyNames(TopologyKeys(), {"name", "kind"});
     return names;
 }
 
@@ -2053,8 +1165,8 @@ PeekKind(const YAML::Node& node)
  */
 struct TopologyFacts
 {
-    bool marksEcn{false}; //!< some link marks ECN (ecn_kmin > 0): congestion_control auto = dcqcn
-    bool lossy{false};    //!< some link drops (flow_control none): reliability auto = go-back-n
+    std::string autoCongestionControl; //!< what congestion_control auto resolves to
+    std::string autoReliability;       //!< what reliability auto resolves to
     /// Locality domain per GPU for every level of LocalityLevelNames() (GpuLocalityDomains()).
     std::map<std::string, std::vector<uint32_t>> domains;
     /// GPUs per NVLink domain when every GPU is in one of equal, consecutive servers; else 0.
@@ -2201,11 +1313,8 @@ ParseTopology(const YAML::Node& node,
     t.gpus = graph.GetGpuCount();
     if (facts)
     {
-        for (const auto& p : graph.GetProfiles())
-        {
-            facts->marksEcn = facts->marksEcn || p.ecnKmin > 0;
-            facts->lossy = facts->lossy || p.flowControl == LinkProfile::FlowControl::NONE;
-        }
+        facts->autoCongestionControl = ResolveCongestionControl("auto", graph.GetProfiles());
+        facts->autoReliability = ResolveReliability("auto", graph.GetProfiles());
         for (const auto& level : LocalityLevelNames())
         {
             facts->domains[level] = GpuLocalityDomains(graph, level);
@@ -3695,125 +2804,145 @@ ResolveSection(const Field& f,
 // --------------------------------------------------------------------- run options
 
 /**
- * \ingroup ai-fabric
  * \brief One key of the scenario's `dcqcn:` or `transport:` mapping: the ns-3 attribute it
  * sets and how its value becomes that attribute's value string. The tables of these are the
- * one list of such keys: the reader, the unknown-key message and the misplaced-key hints
- * all take the keys from them.
+ * one list of such keys: the reader, the unknown-key message, the misplaced-key hints and
+ * docs/keys.md all take the keys from them.
+ * \param key the YAML key
+ * \param attribute the ns-3 attribute (of ns3::Dcqcn or ns3::RdmaTransport)
+ * \param value how the value is written, for docs
+ * \param range the allowed values, for docs
+ * \param doc what it means, for docs
+ * \param read reads and checks the value, returns its ns-3 text
+ * \return the key
  */
-struct AttributeKey
+SpecKey<AttributeList>
+AttributeKey(const std::string& key,
+             const std::string& attribute,
+             const std::string& value,
+             const std::string& range,
+             const std::string& doc,
+             std::string (*read)(const Field& f))
 {
-    std::string key;                     //!< the YAML key
-    std::string attribute;               //!< the ns-3 attribute (of ns3::Dcqcn or RdmaTransport)
-    std::string (*read)(const Field& f); //!< reads and checks the value, returns its ns-3 text
-};
+    return CustomKey<AttributeList>(key,
+                                    value,
+                                    range,
+                                    "`" + attribute + "`: " + doc,
+                                    [attribute, read](const Field& f, AttributeList& list) {
+                                        list.emplace_back(attribute, read(f));
+                                    });
+}
 
-/// \return the keys of `dcqcn:`, in documentation order (attributes of ns3::Dcqcn)
-const std::vector<AttributeKey>&
-DcqcnKeys()
+} // namespace
+
+const spec::SpecTable<AttributeList>&
+spec::DcqcnKeys()
 {
     constexpr uint64_t u32 = std::numeric_limits<uint32_t>::max();
-    static const std::vector<AttributeKey> keys = {
-        {"alpha_gain",
-         "AlphaGain",
-         [](const Field& f) {
-             const double g = ReadFraction(f);
-             if (g == 0)
-             {
-                 f.Fail("must be greater than 0 (with g = 0 a CNP would never raise alpha), got "
-                        + f.value.Scalar());
-             }
-             return DoubleText(g);
-         }},
-        {"initial_alpha",
-         "InitialAlpha",
-         [](const Field& f) {
-             return DoubleText(ReadFraction(f));
-         }},
-        {"alpha_update_period",
-         "AlphaUpdatePeriod",
-         [](const Field& f) {
-             return PicoSecondsText(ReadTime(f, true));
-         }},
-        {"rate_increase_period",
-         "RateIncreasePeriod",
-         [](const Field& f) {
-             return PicoSecondsText(ReadTime(f, true));
-         }},
-        {"byte_counter",
-         "ByteCounter",
-         [](const Field& f) {
-             return std::to_string(ReadBytes(f, true));
-         }},
-        {"fast_recovery_steps",
-         "FastRecoverySteps",
-         [](const Field& f) {
-             return std::to_string(ReadInteger(f, 0, u32));
-         }},
-        {"rate_ai",
-         "RateAi",
-         [](const Field& f) {
-             return BitRateText(ReadRate(f, false));
-         }},
-        {"rate_hai",
-         "RateHai",
-         [](const Field& f) {
-             return BitRateText(ReadRate(f, false));
-         }},
-        {"min_rate",
-         "MinRate",
-         [](const Field& f) {
-             return BitRateText(ReadRate(f, true));
-         }},
-        {"cnp_interval",
-         "CnpInterval",
-         [](const Field& f) {
-             return PicoSecondsText(ReadTime(f, false));
-         }},
+    static const SpecTable<AttributeList> keys = {
+        AttributeKey("alpha_gain",
+                     "AlphaGain",
+                     "number",
+                     "> 0 and <= 1, plain decimal",
+                     "g, the weight of a CNP in alpha",
+                     [](const Field& f) {
+                         const double g = ReadFraction(f);
+                         if (g == 0)
+                         {
+                             f.Fail("must be greater than 0 (with g = 0 a CNP would never raise "
+                                    "alpha), got "
+                                    + f.value.Scalar());
+                         }
+                         return DoubleText(g);
+                     }),
+        AttributeKey("initial_alpha",
+                     "InitialAlpha",
+                     "number",
+                     "0 to 1, plain decimal",
+                     "alpha of a queue pair at its first CNP",
+                     [](const Field& f) { return DoubleText(ReadFraction(f)); }),
+        AttributeKey("alpha_update_period",
+                     "AlphaUpdatePeriod",
+                     "duration",
+                     "> 0",
+                     "alpha decays by (1 - g) every period without a CNP",
+                     [](const Field& f) { return PicoSecondsText(ReadTime(f, true)); }),
+        AttributeKey("rate_increase_period",
+                     "RateIncreasePeriod",
+                     "duration",
+                     "> 0",
+                     "T, the rate-increase timer",
+                     [](const Field& f) { return PicoSecondsText(ReadTime(f, true)); }),
+        AttributeKey("byte_counter",
+                     "ByteCounter",
+                     "size",
+                     "> 0",
+                     "B, bytes sent per byte-counter increase event",
+                     [](const Field& f) { return std::to_string(ReadBytes(f, true)); }),
+        AttributeKey("fast_recovery_steps",
+                     "FastRecoverySteps",
+                     "integer",
+                     "0 to " + std::to_string(u32),
+                     "F, increase events per counter spent in fast recovery",
+                     [](const Field& f) { return std::to_string(ReadInteger(f, 0, u32)); }),
+        AttributeKey("rate_ai",
+                     "RateAi",
+                     "data rate",
+                     ">= 0 (0 = line rate / 20)",
+                     "R_AI, the additive-increase step",
+                     [](const Field& f) { return BitRateText(ReadRate(f, false)); }),
+        AttributeKey("rate_hai",
+                     "RateHai",
+                     "data rate",
+                     ">= 0 (0 = line rate / 10)",
+                     "R_HAI, the hyper-increase step",
+                     [](const Field& f) { return BitRateText(ReadRate(f, false)); }),
+        AttributeKey("min_rate",
+                     "MinRate",
+                     "data rate",
+                     "> 0",
+                     "the lowest rate a cut can reach",
+                     [](const Field& f) { return BitRateText(ReadRate(f, true)); }),
+        AttributeKey("cnp_interval",
+                     "CnpInterval",
+                     "duration",
+                     ">= 0",
+                     "notification point: least time between two CNPs to one queue pair",
+                     [](const Field& f) { return PicoSecondsText(ReadTime(f, false)); }),
     };
     return keys;
 }
 
-/// \return the go-back-N keys of `transport:` (attributes of ns3::RdmaTransport)
-const std::vector<AttributeKey>&
-TransportKeys()
+const spec::SpecTable<AttributeList>&
+spec::TransportKeys()
 {
     constexpr uint64_t u32 = std::numeric_limits<uint32_t>::max();
-    static const std::vector<AttributeKey> keys = {
-        {"ack_interval",
-         "AckInterval",
-         [](const Field& f) {
-             return std::to_string(ReadInteger(f, 1, u32));
-         }},
-        {"send_window",
-         "SendWindow",
-         [](const Field& f) {
-             return std::to_string(ReadInteger(f, 0, u32));
-         }},
-        {"retransmit_timeout",
-         "RetransmitTimeout",
-         [](const Field& f) {
-             return PicoSecondsText(ReadTime(f, true));
-         }},
+    static const SpecTable<AttributeList> keys = {
+        AttributeKey("ack_interval",
+                     "AckInterval",
+                     "integer (packets)",
+                     "1 to " + std::to_string(u32),
+                     "go-back-N: the receiver acknowledges every this many in-order packets",
+                     [](const Field& f) { return std::to_string(ReadInteger(f, 1, u32)); }),
+        AttributeKey("send_window",
+                     "SendWindow",
+                     "integer (packets)",
+                     "0 to " + std::to_string(u32),
+                     "go-back-N: most unacknowledged packets per queue pair; 0 = no cap",
+                     [](const Field& f) { return std::to_string(ReadInteger(f, 0, u32)); }),
+        AttributeKey("retransmit_timeout",
+                     "RetransmitTimeout",
+                     "duration",
+                     "> 0",
+                     "go-back-N: time without acknowledgement progress after which a queue pair "
+                     "goes back",
+                     [](const Field& f) { return PicoSecondsText(ReadTime(f, true)); }),
     };
     return keys;
 }
 
-/**
- * \param table a key table
- * \param first keys to put first
- * \return \p first, then the table's keys
- */
-std::vector<std::string>
-KeyNames(const std::vector<AttributeKey>& table, const std::vector<std::string>& first = {})
+namespace
 {
-    std::vector<std::string> names = first;
-    for (const auto& k : table)
-    {
-        names.push_back(k.key);
-    }
-    return names;
-}
 
 /**
  * \brief Read a `dcqcn:` or `transport:` mapping's attribute keys, in table order.
@@ -3821,15 +2950,15 @@ KeyNames(const std::vector<AttributeKey>& table, const std::vector<std::string>&
  * \param table its keys
  * \return the (attribute, value) pairs of the keys given
  */
-std::vector<std::pair<std::string, std::string>>
-ReadAttributes(const Mapping& m, const std::vector<AttributeKey>& table)
+AttributeList
+ReadAttributes(const Mapping& m, const SpecTable<AttributeList>& table)
 {
-    std::vector<std::pair<std::string, std::string>> attributes;
+    AttributeList attributes;
     for (const auto& k : table)
     {
         if (const Field* f = m.Find(k.key))
         {
-            attributes.emplace_back(k.attribute, k.read(*f));
+            k.read(*f, attributes);
         }
     }
     return attributes;
@@ -4068,7 +3197,7 @@ ReadScenarioFile(const std::string& path)
     s.congestionControl = "auto";
     if (const Field* f = m.Find("congestion_control"))
     {
-        s.congestionControl = ReadChoice(*f, "congestion control", CONGESTION_CONTROLS);
+        s.congestionControl = ReadChoice(*f, "congestion control", CongestionControlNames());
     }
     const Field* dcqcn = m.Find("dcqcn");
     if (dcqcn)
@@ -4106,7 +3235,7 @@ ReadScenarioFile(const std::string& path)
                         transportHints);
         if (const Field* r = t.Find("reliability"))
         {
-            s.reliability = ReadChoice(*r, "reliability", RELIABILITY_MODES);
+            s.reliability = ReadChoice(*r, "reliability", ReliabilityNames());
         }
         for (const Field& k : t.Fields())
         {
@@ -4149,7 +3278,7 @@ ReadScenarioFile(const std::string& path)
                 }
                 catch (const UnitError& e)
                 {
-                    si->Fail(std::string(e.what()) + ", or 'auto'");
+                    si->Fail(e.Message() + ", or 'auto'");
                 }
                 if (!s.sampleInterval.IsStrictlyPositive())
                 {
@@ -4171,7 +3300,7 @@ ReadScenarioFile(const std::string& path)
                                file,
                                defaultName.empty() ? s.name + "-topology" : defaultName,
                                &facts);
-    if (dcqcn && s.congestionControl == "auto" && !facts.marksEcn)
+    if (dcqcn && s.congestionControl == "auto" && facts.autoCongestionControl != "dcqcn")
     {
         throw SpecError(dcqcn->KeyWhere(),
                         "'dcqcn' sets DCQCN parameters, but congestion_control is auto and no "
@@ -4180,7 +3309,7 @@ ReadScenarioFile(const std::string& path)
                             + "' marks ECN (ecn_kmin 0), so DCQCN is off; set "
                               "congestion_control: dcqcn, or give the links ECN thresholds");
     }
-    if (!goBackNKey.empty() && s.reliability == "auto" && !facts.lossy)
+    if (!goBackNKey.empty() && s.reliability == "auto" && facts.autoReliability != "go-back-n")
     {
         throw SpecError(goBackNWhere,
                         "'" + goBackNKey

@@ -935,7 +935,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     // The event scheduler: the command line's, else the scenario's, else the default.
     const std::string scheduler = !options.scheduler.empty() ? options.scheduler
                                   : !spec.scheduler.empty()  ? spec.scheduler
-                                                             : DEFAULT_SCHEDULER;
+                                                             : DefaultSchedulerName();
     const std::string schedulerType = SchedulerTypeName(scheduler);
     if (schedulerType.empty())
     {
@@ -989,18 +989,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     build.transportAttributes = spec.transportAttributes;
     build.cellPackets = spec.cellPackets;
     build.cellPacketsWhere = spec.fidelityWhere;
-    std::string cc = spec.congestionControl;
-    if (cc == "auto")
-    {
-        cc = "none";
-        for (const auto& p : graph.GetProfiles())
-        {
-            if (p.ecnKmin > 0)
-            {
-                cc = "dcqcn"; // the links mark ECN: RoCEv2 runs DCQCN
-            }
-        }
-    }
+    const std::string cc = ResolveCongestionControl(spec.congestionControl, graph.GetProfiles());
     if (cc == "dcqcn")
     {
         ObjectFactory factory("ns3::Dcqcn");
@@ -1241,53 +1230,6 @@ RunSweep(const ScenarioSpec& spec, const RunOptions& options)
     out.last.sweepCollective = out.collective;
     out.last.sweep = out.rows;
     return out;
-}
-
-// Measured on perm-320, ring-64 and the 16-GPU training example (docs/performance.md): the
-// module's lane-heap (FIFO lanes for recurring delays over a small 4-ary heap) beats
-// quad-heap, which beats std::priority_queue's binary heap, the fastest of ns-3's own.
-const char* const DEFAULT_SCHEDULER = "lane-heap";
-
-const std::vector<std::string>&
-SchedulerNames()
-{
-    static const std::vector<std::string> names
-        = {"map", "heap", "list", "calendar", "priority-queue", "quad-heap", "lane-heap"};
-    return names;
-}
-
-std::string
-SchedulerTypeName(const std::string& name)
-{
-    if (name == "map")
-    {
-        return "ns3::MapScheduler";
-    }
-    if (name == "heap")
-    {
-        return "ns3::HeapScheduler";
-    }
-    if (name == "list")
-    {
-        return "ns3::ListScheduler";
-    }
-    if (name == "calendar")
-    {
-        return "ns3::CalendarScheduler";
-    }
-    if (name == "priority-queue")
-    {
-        return "ns3::PriorityQueueScheduler";
-    }
-    if (name == "quad-heap")
-    {
-        return "ns3::QuadHeapScheduler"; // contrib/ai-fabric/model/quad-heap-scheduler.h
-    }
-    if (name == "lane-heap")
-    {
-        return "ns3::LaneHeapScheduler"; // contrib/ai-fabric/model/lane-heap-scheduler.h
-    }
-    return "";
 }
 
 } // namespace ns3

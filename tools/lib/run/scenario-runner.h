@@ -7,6 +7,7 @@
 #include "config/scenario-spec.h"
 
 #include "ns3/run-results.h"
+#include "ns3/spec-names.h"
 #include "ns3/workload.h"
 
 #include <ostream>
@@ -111,26 +112,6 @@ std::vector<uint64_t> SweepSizes(const CollectiveSpec& c);
  * \throws SpecError if no collective or more than one is swept, or its range is invalid
  */
 SweepResults RunSweep(const ScenarioSpec& spec, const RunOptions& options);
-
-/**
- * \ingroup ai-fabric
- * \brief Names of the ns-3 event schedulers a run may use (`scheduler:`, `--scheduler`):
- * ns-3's map, heap, list, calendar, priority-queue and the module's own quad-heap
- * (QuadHeapScheduler) and lane-heap (LaneHeapScheduler). Every one gives the same results
- * (events run in (time, insertion) order); only the speed differs (docs/performance.md).
- * \return the names
- */
-const std::vector<std::string>& SchedulerNames();
-
-/// The scheduler a run uses when neither the scenario nor the command line names one.
-extern const char* const DEFAULT_SCHEDULER;
-
-/**
- * \ingroup ai-fabric
- * \param name a name of SchedulerNames()
- * \return its ns-3 TypeId name (e.g. "ns3::PriorityQueueScheduler"), empty if unknown
- */
-std::string SchedulerTypeName(const std::string& name);
 
 } // namespace ns3
 

@@ -4,6 +4,7 @@
 #include "parameter-sweep.h"
 
 #include "config/scenario-spec.h"
+#include "config/spec-toolkit.h"
 #include "config/yaml-scenario-reader.h"
 #include "output/atomic-file.h"
 #include "output/json-writer.h"
@@ -38,20 +39,10 @@ namespace
 {
 
 namespace fs = std::filesystem;
+using spec::At;
 
 /// Most points a sweep may have (a guard against a runaway grid).
 constexpr std::size_t MAX_POINTS = 10000;
-
-/// \return the location of a YAML mark in \p file (1-based)
-SpecLocation
-At(const std::string& file, const YAML::Mark& mark)
-{
-    if (mark.is_null())
-    {
-        return SpecLocation{file, 0, 0};
-    }
-    return SpecLocation{file, mark.line + 1, mark.column + 1};
-}
 
 /// One step of a key path: a mapping key or a sequence index.
 struct PathStep
@@ -147,47 +138,6 @@ MapKeys(const YAML::Node& map)
     return s;
 }
 
-/// Levenshtein distance, for "did you mean".
-std::size_t
-EditDistance(const std::string& a, const std::string& b)
-{
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j)
-    {
-        row[j] = j;
-    }
-    for (std::size_t i = 1; i <= a.size(); ++i)
-    {
-        std::size_t diag = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j)
-        {
-            const std::size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diag = up;
-        }
-    }
-    return row[b.size()];
-}
-
-/// \return the nearest of \p choices to \p key within distance 2, or ""
-std::string
-Nearest(const std::string& key, const std::vector<std::string>& choices)
-{
-    std::string best;
-    std::size_t bestD = 3;
-    for (const auto& c : choices)
-    {
-        const std::size_t d = EditDistance(key, c);
-        if (d < bestD)
-        {
-            bestD = d;
-            best = c;
-        }
-    }
-    return best;
-}
-
 /**
  * \brief Set \p value at \p steps under \p root (cloned by the caller).
  * \throws std::invalid_argument naming the failing step
@@ -242,7 +192,7 @@ SetPath(YAML::Node root, const std::vector<PathStep>& steps, const YAML::Node& v
             {
                 keys.push_back(it->first.as<std::string>());
             }
-            const std::string near = Nearest(s.key, keys);
+            const std::string near = spec::NearestWithin(s.key, keys, 2);
             throw std::invalid_argument("there is no key '" + s.key + "' in "
                                         + (i == 0 ? "the base scenario" : at)
                                         + (near.empty() ? "" : "; did you mean '" + near + "'?")
@@ -517,17 +467,13 @@ CheckKeys(const YAML::Node& map,
           const std::string& what,
           const std::vector<std::string>& known)
 {
-    std::string list;
-    for (const auto& k : known)
-    {
-        list += (list.empty() ? "" : ", ") + k;
-    }
+    const std::string list = spec::JoinList(known);
     for (auto it = map.begin(); it != map.end(); ++it)
     {
         const std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
         if (std::find(known.begin(), known.end(), key) == known.end())
         {
-            const std::string near = Nearest(key, known);
+            const std::string near = spec::NearestWithin(key, known, 2);
             throw SpecError(At(file, it->first.Mark()),
                             "unknown key '" + key + "' in " + what + "; "
                                 + (near.empty() ? "" : "did you mean '" + near + "'? ")

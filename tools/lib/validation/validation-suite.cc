@@ -3,6 +3,7 @@
  */
 #include "validation-suite.h"
 
+#include "config/spec-toolkit.h"
 #include "config/yaml-scenario-reader.h"
 #include "run/scenario-runner.h"
 
@@ -83,22 +84,8 @@ const std::map<std::string, std::vector<std::string>> QUANTITIES = {
     {"bisection", {}},
 };
 
-std::string
-Join(const std::vector<std::string>& items)
-{
-    std::string out;
-    for (const auto& i : items)
-    {
-        out += (out.empty() ? "" : ", ") + i;
-    }
-    return out;
-}
-
-bool
-Contains(const std::vector<std::string>& list, const std::string& word)
-{
-    return std::find(list.begin(), list.end(), word) != list.end();
-}
+using spec::Contains;
+using spec::JoinList;
 
 /// Reading context: the file and helpers that locate errors at a YAML node.
 struct Reader
@@ -107,15 +94,7 @@ struct Reader
 
     SpecLocation At(const YAML::Node& node) const
     {
-        SpecLocation loc;
-        loc.file = file;
-        const YAML::Mark mark = node.Mark();
-        if (!mark.is_null() && mark.line >= 0)
-        {
-            loc.line = mark.line + 1;
-            loc.column = mark.column + 1;
-        }
-        return loc;
+        return spec::At(file, node.Mark());
     }
 
     [[noreturn]] void Fail(const YAML::Node& node, const std::string& message) const
@@ -137,7 +116,7 @@ struct Reader
             if (!Contains(known, key))
             {
                 Fail(kv.first,
-                     "unknown key '" + key + "' in " + what + "; known keys: " + Join(known));
+                     "unknown key '" + key + "' in " + what + "; known keys: " + JoinList(known));
             }
         }
     }
@@ -158,7 +137,7 @@ struct Reader
         const std::string v = Text(node, key);
         if (!Contains(choices, v))
         {
-            Fail(node, "'" + key + "' must be one of " + Join(choices) + ", not '" + v + "'");
+            Fail(node, "'" + key + "' must be one of " + JoinList(choices) + ", not '" + v + "'");
         }
         return v;
     }
@@ -222,9 +201,9 @@ struct Reader
         {
             b = ParseBytes(v);
         }
-        catch (const std::exception& e)
+        catch (const UnitError& e)
         {
-            Fail(node, "'" + key + "': " + e.what());
+            Fail(node, "'" + key + "': " + e.Message());
         }
         if (b == 0)
         {
@@ -264,9 +243,9 @@ struct Reader
                 return static_cast<double>(ParseBytes(v));
             }
         }
-        catch (const std::exception& e)
+        catch (const UnitError& e)
         {
-            Fail(node, "'" + key + "': " + e.what());
+            Fail(node, "'" + key + "': " + e.Message());
         }
         Fail(node,
              "'" + key
@@ -466,7 +445,8 @@ ReadCase(const Reader& r, const YAML::Node& node, const std::string& group)
     }
     else if (!quantities.empty())
     {
-        r.Fail(node, "measure '" + c.measure + "' needs a 'quantity': one of " + Join(quantities));
+        r.Fail(node,
+               "measure '" + c.measure + "' needs a 'quantity': one of " + JoinList(quantities));
     }
     const bool topologyOnly = c.measure == "bisection-formula";
     if (node["scenario"] && node["runs"])
@@ -767,7 +747,7 @@ CongestionNote(const RunResults& r)
           << " us in all";
         parts.push_back(s.str());
     }
-    return Join(parts);
+    return JoinList(parts);
 }
 
 SweepRow
@@ -1493,11 +1473,7 @@ ReadValidationCaseFile(const std::string& path)
     }
     catch (const YAML::Exception& e)
     {
-        SpecLocation loc;
-        loc.file = path;
-        loc.line = e.mark.is_null() ? 0 : e.mark.line + 1;
-        loc.column = e.mark.is_null() ? 0 : e.mark.column + 1;
-        throw SpecError(loc, "malformed YAML: " + e.msg);
+        throw SpecError(spec::At(path, e.mark), "malformed YAML: " + e.msg);
     }
     if (!root.IsMap())
     {
@@ -1825,7 +1801,7 @@ WriteValidationReport(const std::vector<ValidationGroup>& groups,
        << (formulas - agree) << " disagree) and " << claims << " claims (findings).\n";
     if (!failing.empty())
     {
-        os << "\nOut of tolerance: " << Join(failing) << ".\n";
+        os << "\nOut of tolerance: " << JoinList(failing) << ".\n";
     }
     os << "\nColumns: *analytic* is the formula evaluated by code from the scenario's own "
           "parameters (claims: the claimed figure, where the claim gives one); *simulated* "

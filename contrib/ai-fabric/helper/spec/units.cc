@@ -14,7 +14,7 @@ namespace ns3
 {
 
 UnitError::UnitError(const std::string& message)
-    : std::invalid_argument(message)
+    : SpecError(SpecLocation(), message)
 {
 }
 

@@ -6,9 +6,9 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
+#include "ns3/spec-error.h"
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 
 namespace ns3
@@ -16,13 +16,14 @@ namespace ns3
 
 /**
  * \ingroup ai-fabric
- * \brief A quantity string (size, rate, time) that cannot be parsed exactly.
+ * \brief A quantity string (size, rate, time) that cannot be parsed exactly: a bad-input
+ * error (a SpecError without location), which the tool reports with exit status 2.
  *
- * what() is a sentence fragment the user can act on, without the key name or
- * the file location: the YAML reader prefixes the key and wraps it into a
- * SpecError located at the value.
+ * Message() is a sentence fragment the user can act on, without the key name or
+ * the file location: the YAML readers prefix the key and rethrow it as a SpecError
+ * located at the value (file:line:col); uncaught, what() is "error: MESSAGE".
  */
-class UnitError : public std::invalid_argument
+class UnitError : public SpecError
 {
   public:
     /**

@@ -14,6 +14,7 @@
 #include "ns3/pointer.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-transport.h"
+#include "ns3/spec-names.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 #include "ns3/units.h"
@@ -402,18 +403,7 @@ FabricBuilder::Build(const FabricGraph& graph,
 
     // A drop anywhere needs end-to-end recovery, so one lossy link makes every
     // transport use go-back-N; the setting must be the same at all endpoints.
-    std::string reliability = options.reliability;
-    if (reliability == "auto")
-    {
-        reliability = "none";
-        for (const auto& p : graph.GetProfiles())
-        {
-            if (p.flowControl == LinkProfile::FlowControl::NONE)
-            {
-                reliability = "go-back-n";
-            }
-        }
-    }
+    const std::string reliability = ResolveReliability(options.reliability, graph.GetProfiles());
 
     // One RDMA transport per GPU: on its one port, or on all its ports (NVLink and
     // NIC) with the GPU's forwarding element choosing per destination.
