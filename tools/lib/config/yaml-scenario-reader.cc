@@ -3744,7 +3744,7 @@ DcqcnKeys()
     return keys;
 }
 
-/// \return the go-back-N keys of `transport:` (attributes of ns3::RdmaTransport)
+/// \return the go-back-N keys of `transport:` (attributes of ns3::GoBackNRecovery)
 const std::vector<AttributeKey>&
 TransportKeys()
 {
