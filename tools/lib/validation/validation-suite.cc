@@ -4,16 +4,10 @@
 #include "validation-suite.h"
 
 #include "config/yaml-scenario-reader.h"
-#include "run/scenario-runner.h"
 #include "validation-measure.h"
 
-#include "ns3/analytic-model.h"
-#include "ns3/bisection-meter.h"
-#include "ns3/fabric-graph.h"
-#include "ns3/topology-analyzer.h"
 #include "ns3/training-workload.h"
 #include "ns3/units.h"
-#include "ns3/workload.h"
 
 #include <algorithm>
 #include <array>
