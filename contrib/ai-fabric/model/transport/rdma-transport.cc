@@ -103,8 +103,8 @@ RdmaTransport::GetTypeId()
 
 RdmaTransport::RdmaTransport()
 {
-    // The attribute's initial value (null) is not applied through the setter (a null
-    // PointerValue converts to no Ptr): the default recovery is made here.
+    // Every transport starts with a NoRecovery of its own (the attribute's initial value is
+    // null); setting RecoveryOps replaces it with a fork of the prototype.
     SetRecoveryOps(nullptr);
 }
 
