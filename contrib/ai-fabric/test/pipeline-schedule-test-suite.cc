@@ -347,12 +347,12 @@ class AiFabricPipelineScheduleTestSuite : public TestSuite
 {
   public:
     AiFabricPipelineScheduleTestSuite()
-        : TestSuite("ai-fabric-pipeline-schedule", UNIT)
+        : TestSuite("ai-fabric-pipeline-schedule")
     {
-        AddTestCase(new PipelineScheduleNamesTestCase, TestCase::QUICK);
-        AddTestCase(new PipelineScheduleOrderTestCase, TestCase::QUICK);
-        AddTestCase(new InterleavedOrderTestCase, TestCase::QUICK);
-        AddTestCase(new PipelineBubbleTestCase, TestCase::QUICK);
+        AddTestCase(new PipelineScheduleNamesTestCase);
+        AddTestCase(new PipelineScheduleOrderTestCase);
+        AddTestCase(new InterleavedOrderTestCase);
+        AddTestCase(new PipelineBubbleTestCase);
     }
 };
 

@@ -301,12 +301,12 @@ class AiFabricSchedulerTestSuite : public TestSuite
 {
   public:
     AiFabricSchedulerTestSuite()
-        : TestSuite("ai-fabric-scheduler", UNIT)
+        : TestSuite("ai-fabric-scheduler")
     {
-        AddTestCase(new SchedulerRegisteredTestCase, TestCase::QUICK);
-        AddTestCase(new SchedulerRandomOperationsTestCase, TestCase::QUICK);
-        AddTestCase(new SchedulerEqualTimeStampsTestCase, TestCase::QUICK);
-        AddTestCase(new SchedulerLanesTestCase, TestCase::QUICK);
+        AddTestCase(new SchedulerRegisteredTestCase);
+        AddTestCase(new SchedulerRandomOperationsTestCase);
+        AddTestCase(new SchedulerEqualTimeStampsTestCase);
+        AddTestCase(new SchedulerLanesTestCase);
     }
 };
 

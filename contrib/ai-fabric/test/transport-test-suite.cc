@@ -1078,20 +1078,20 @@ class AiFabricTransportTestSuite : public TestSuite
 {
   public:
     AiFabricTransportTestSuite()
-        : TestSuite("ai-fabric-transport", UNIT)
+        : TestSuite("ai-fabric-transport")
     {
-        AddTestCase(new DcqcnArithmeticTestCase, TestCase::QUICK);
-        AddTestCase(new DcqcnMinimumRateTestCase, TestCase::QUICK);
-        AddTestCase(new PacingTestCase, TestCase::QUICK);
-        AddTestCase(new RecoverySelectionTestCase, TestCase::QUICK);
-        AddTestCase(new GoBackNReceiverTestCase, TestCase::QUICK);
-        AddTestCase(new GoBackNLosslessTestCase, TestCase::QUICK);
-        AddTestCase(new GoBackNSendWindowTestCase, TestCase::QUICK);
-        AddTestCase(new GoBackNRetransmitsTheLostRangeTestCase, TestCase::QUICK);
-        AddTestCase(new GoBackNSlowLinkTestCase, TestCase::QUICK);
-        AddTestCase(new LossyIncastTestCase, TestCase::QUICK);
-        AddTestCase(new DcqcnSharingTestCase, TestCase::QUICK);
-        AddTestCase(new NoCongestionControlTestCase, TestCase::QUICK);
+        AddTestCase(new DcqcnArithmeticTestCase);
+        AddTestCase(new DcqcnMinimumRateTestCase);
+        AddTestCase(new PacingTestCase);
+        AddTestCase(new RecoverySelectionTestCase);
+        AddTestCase(new GoBackNReceiverTestCase);
+        AddTestCase(new GoBackNLosslessTestCase);
+        AddTestCase(new GoBackNSendWindowTestCase);
+        AddTestCase(new GoBackNRetransmitsTheLostRangeTestCase);
+        AddTestCase(new GoBackNSlowLinkTestCase);
+        AddTestCase(new LossyIncastTestCase);
+        AddTestCase(new DcqcnSharingTestCase);
+        AddTestCase(new NoCongestionControlTestCase);
     }
 };
 

@@ -58,6 +58,8 @@ class PipelineSchedule : public Object
 
     PipelineSchedule();
     ~PipelineSchedule() override;
+    PipelineSchedule(const PipelineSchedule&) = delete;
+    PipelineSchedule& operator=(const PipelineSchedule&) = delete;
 
     /**
      * \param stages p
