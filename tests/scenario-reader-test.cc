@@ -23,6 +23,7 @@
 #include "ns3/link-profile.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/rdma-recovery-ops.h"
 #include "ns3/spec-error.h"
 #include "ns3/string.h"
 #include "ns3/training-workload.h"
@@ -1848,12 +1849,12 @@ TEST_F(ScratchDir, TransportKeysBecomeRdmaTransportAttributes)
         {"RetransmitTimeout", "20000000ps"},
     };
     EXPECT_EQ(s.transportAttributes, expected);
-    ns3::ObjectFactory factory("ns3::RdmaTransport");
+    ns3::ObjectFactory factory;
+    factory.SetTypeId(ns3::RdmaRecoveryTypeId(s.reliability));
     for (const auto& [name, value] : s.transportAttributes)
     {
         factory.Set(name, ns3::StringValue(value));
     }
-    factory.Set("Reliability", ns3::StringValue(s.reliability));
     const ns3::Ptr<ns3::Object> transport = factory.Create<ns3::Object>();
     ns3::UintegerValue u;
     transport->GetAttribute("AckInterval", u);

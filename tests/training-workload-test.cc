@@ -126,29 +126,29 @@ TEST_F(TrainingWorkloadTest, OneFOneBOrderMatchesMegatron)
     };
     for (const auto& [r, text] : want)
     {
-        EXPECT_EQ(Format(PipelineScheduleOrder("1f1b", 4, r, 8, 1)), text) << "stage " << r;
-        EXPECT_EQ(PipelineWarmup("1f1b", 4, r, 8, 1), 3 - r);
+        EXPECT_EQ(Format(CreatePipelineSchedule("1f1b")->Order(4, r, 8, 1)), text) << "stage " << r;
+        EXPECT_EQ(CreatePipelineSchedule("1f1b")->Warmup(4, r, 8, 1), 3 - r);
     }
     // Fewer micro-batches than stages: W = m.
-    EXPECT_EQ(Format(PipelineScheduleOrder("1f1b", 4, 0, 2, 1)), "F0 F1 B0 B1");
-    EXPECT_EQ(Format(PipelineScheduleOrder("gpipe", 2, 1, 3, 1)), "F0 F1 F2 B0 B1 B2");
+    EXPECT_EQ(Format(CreatePipelineSchedule("1f1b")->Order(4, 0, 2, 1)), "F0 F1 B0 B1");
+    EXPECT_EQ(Format(CreatePipelineSchedule("gpipe")->Order(2, 1, 3, 1)), "F0 F1 F2 B0 B1 B2");
 }
 
 TEST_F(TrainingWorkloadTest, InterleavedOrderMatchesMegatron)
 {
     // p = 2, v = 2, m = 4: warm-up (p - r - 1) * 2 + (v - 1) * p = 4 (stage 0), 2 (stage 1);
     // virtual micro-batch k: chunk (k mod 4) / 2, micro-batch (k / 4) * 2 + k % 2.
-    EXPECT_EQ(Format(PipelineScheduleOrder("interleaved", 2, 0, 4, 2)),
+    EXPECT_EQ(Format(CreatePipelineSchedule("interleaved")->Order(2, 0, 4, 2)),
               "F0 F1 F0.1 F1.1 F2 B0.1 F3 B1.1 F2.1 B0 F3.1 B1 B2.1 B3.1 B2 B3");
-    EXPECT_EQ(Format(PipelineScheduleOrder("interleaved", 2, 1, 4, 2)),
+    EXPECT_EQ(Format(CreatePipelineSchedule("interleaved")->Order(2, 1, 4, 2)),
               "F0 F1 F0.1 B0.1 F1.1 B1.1 F2 B0 F3 B1 F2.1 B2.1 F3.1 B3.1 B2 B3");
-    EXPECT_EQ(PipelineWarmup("interleaved", 4, 0, 8, 2), 10u);
+    EXPECT_EQ(CreatePipelineSchedule("interleaved")->Warmup(4, 0, 8, 2), 10u);
     // m == p: all forwards first.
-    EXPECT_EQ(PipelineWarmup("interleaved", 4, 3, 4, 2), 8u);
+    EXPECT_EQ(CreatePipelineSchedule("interleaved")->Warmup(4, 3, 4, 2), 8u);
     // Every (micro-batch, chunk) once per pass.
     for (uint32_t r = 0; r < 4; ++r)
     {
-        const auto steps = PipelineScheduleOrder("interleaved", 4, r, 8, 3);
+        const auto steps = CreatePipelineSchedule("interleaved")->Order(4, r, 8, 3);
         ASSERT_EQ(steps.size(), 2u * 8 * 3);
         std::map<std::tuple<bool, uint32_t, uint32_t>, int> seen;
         for (const PipelineStep& st : steps)
@@ -173,7 +173,7 @@ TEST_F(TrainingWorkloadTest, OneFOneBComputeAndSendsRunInOrder)
     for (uint32_t s = 0; s < 4; ++s)
     {
         const TrainingRankInfo& ri = info.ranks[info.Rank(0, s, 0)];
-        const auto order = PipelineScheduleOrder("1f1b", 4, s, 8, 1);
+        const auto order = CreatePipelineSchedule("1f1b")->Order(4, s, 8, 1);
         ASSERT_EQ(ri.steps.size(), order.size());
         // Compute: one at a time, in the schedule's order.
         Time prevEnd;

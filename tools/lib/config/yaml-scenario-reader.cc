@@ -2913,6 +2913,7 @@ spec::DcqcnKeys()
     return keys;
 }
 
+/// \return the go-back-N keys of `transport:` (attributes of ns3::GoBackNRecovery)
 const spec::SpecTable<AttributeList>&
 spec::TransportKeys()
 {

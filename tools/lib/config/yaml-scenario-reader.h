@@ -29,9 +29,9 @@ namespace ns3
  * ScenarioSpec::congestionControl, dcqcnAttributes (ns3::Dcqcn attribute
  * names with exact ns-3 value strings: "55000000ps", "20000000000bps",
  * "10000000", "0.00390625"), reliability and transportAttributes (of
- * ns3::RdmaTransport). Keys that would be ignored are errors: `dcqcn` unless
- * DCQCN runs, go-back-N keys unless go-back-N runs, `auto` being resolved as
- * the runner does (from the built graph's link profiles).
+ * ns3::GoBackNRecovery, the transports' recovery). Keys that would be ignored are errors: `dcqcn`
+ * unless DCQCN runs, go-back-N keys unless go-back-N runs, `auto` being resolved as the runner does
+ * (from the built graph's link profiles).
  *
  * Every user error (missing or unreadable file, malformed YAML, unknown or
  * missing key, wrong type, bad unit, impossible value) is thrown as a

@@ -46,7 +46,7 @@ struct ValidationCase
     std::string name;                    //!< unique name in the suite
     std::string kind;                    //!< "formula" or "claim"
     std::string formula;                 //!< "F1".."F16", "C1".."C8" or "bisection"
-    std::string measure;                 //!< ValidationMeasureNames()
+    std::string measure;                 //!< a ValidationMeasure's name
     std::string quantity;                //!< measure-specific quantity (see docs/validation.md)
     std::vector<std::string> quantities; //!< compare: every quantity (quantity = the first)
     std::vector<ValidationRun> runs;     //!< the scenario(s)
@@ -120,9 +120,19 @@ struct ValidationOutcome
 
 /**
  * \ingroup ai-fabric
- * \return the measures a case may name, in documentation order
+ * \param v a number
+ * \param digits significant digits
+ * \return v with that many significant digits, in the C locale
  */
-std::vector<std::string> ValidationMeasureNames();
+std::string FormatSignificant(double v, int digits = 4);
+
+/**
+ * \ingroup ai-fabric
+ * \param v a value (NaN: none)
+ * \param unit its unit ("s", "B", "bps", "Bps", "fraction", "ratio")
+ * \return the value as the report writes it
+ */
+std::string FormatValidationValue(double v, const std::string& unit);
 
 /**
  * \ingroup ai-fabric

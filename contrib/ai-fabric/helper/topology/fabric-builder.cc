@@ -11,8 +11,10 @@
 #include "ns3/fabric-net-device.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/node.h"
+#include "ns3/object-factory.h"
 #include "ns3/pointer.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/rdma-recovery-ops.h"
 #include "ns3/rdma-transport.h"
 #include "ns3/spec-names.h"
 #include "ns3/string.h"
@@ -404,6 +406,14 @@ FabricBuilder::Build(const FabricGraph& graph,
     // A drop anywhere needs end-to-end recovery, so one lossy link makes every
     // transport use go-back-N; the setting must be the same at all endpoints.
     const std::string reliability = ResolveReliability(options.reliability, graph.GetProfiles());
+    // One recovery prototype; every transport forks its own.
+    ObjectFactory recoveryFactory;
+    recoveryFactory.SetTypeId(RdmaRecoveryTypeId(reliability));
+    for (const auto& [name, value] : options.transportAttributes)
+    {
+        recoveryFactory.Set(name, StringValue(value));
+    }
+    const Ptr<RdmaRecoveryOps> recovery = recoveryFactory.Create<RdmaRecoveryOps>();
 
     // One RDMA transport per GPU: on its one port, or on all its ports (NVLink and
     // NIC) with the GPU's forwarding element choosing per destination.
@@ -436,14 +446,10 @@ FabricBuilder::Build(const FabricGraph& graph,
         Ptr<RdmaTransport> t = CreateObject<RdmaTransport>();
         t->SetAttribute("DataPriority", UintegerValue(profile.dataPriority));
         t->SetAttribute("ControlPriority", UintegerValue(profile.controlPriority));
-        t->SetAttribute("Reliability", StringValue(reliability));
+        t->SetAttribute("RecoveryOps", PointerValue(recovery));
         if (options.congestionControl)
         {
             t->SetAttribute("CongestionControl", PointerValue(options.congestionControl));
-        }
-        for (const auto& [name, value] : options.transportAttributes)
-        {
-            t->SetAttribute(name, StringValue(value));
         }
         if (const Ptr<FabricSwitch>& sw = f.switches[n])
         {

@@ -54,7 +54,8 @@ struct FabricBuildOptions
     /// Congestion-control prototype forked per queue pair (e.g. a configured
     /// ns3::Dcqcn); null: none (line rate).
     Ptr<RdmaCongestionControl> congestionControl;
-    /// Further RdmaTransport attributes (name, value as an ns-3 string).
+    /// Attributes of the transports' loss recovery (name, value as an ns-3 string; e.g.
+    /// GoBackNRecovery's AckInterval, SendWindow, RetransmitTimeout).
     std::vector<std::pair<std::string, std::string>> transportAttributes;
     /// Path choice between groups (Dragonfly+): minimal, Valiant or UGAL.
     FabricSwitch::PathMode pathMode{FabricSwitch::MINIMAL};

@@ -133,104 +133,6 @@ BuildWithQpBase(const CollectiveAlgorithm& algo,
 
 } // namespace
 
-// ------------------------------------------------------------------ schedules
-
-std::vector<std::string>
-PipelineScheduleNames()
-{
-    return {"gpipe", "1f1b", "interleaved"};
-}
-
-uint32_t
-PipelineWarmup(const std::string& schedule,
-               uint32_t stages,
-               uint32_t stage,
-               uint32_t microBatches,
-               uint32_t chunks)
-{
-    if (schedule == "gpipe")
-    {
-        return microBatches;
-    }
-    if (schedule == "interleaved")
-    {
-        const uint32_t total = microBatches * chunks;
-        if (microBatches == stages)
-        {
-            return total; // Megatron: all forwards, then all backwards
-        }
-        return std::min(total, (stages - stage - 1) * 2 + (chunks - 1) * stages);
-    }
-    return std::min(stages - stage - 1, microBatches);
-}
-
-std::vector<PipelineStep>
-PipelineScheduleOrder(const std::string& schedule,
-                      uint32_t stages,
-                      uint32_t stage,
-                      uint32_t microBatches,
-                      uint32_t chunks)
-{
-    std::vector<PipelineStep> out;
-    const uint32_t m = microBatches;
-    if (schedule == "gpipe")
-    {
-        for (uint32_t j = 0; j < m; ++j)
-        {
-            out.push_back({true, j, 0});
-        }
-        for (uint32_t j = 0; j < m; ++j)
-        {
-            out.push_back({false, j, 0});
-        }
-        return out;
-    }
-    if (schedule == "interleaved")
-    {
-        const uint32_t p = stages;
-        const uint32_t v = chunks;
-        const uint32_t total = m * v;
-        auto chunkOf = [p, v](uint32_t k, bool forward) {
-            const uint32_t c = (k % (p * v)) / p;
-            return forward ? c : v - 1 - c;
-        };
-        auto microBatchOf = [p, v](uint32_t k) {
-            return (k / (p * v)) * p + k % p;
-        };
-        const uint32_t w = PipelineWarmup(schedule, p, stage, m, v);
-        for (uint32_t k = 0; k < w; ++k)
-        {
-            out.push_back({true, microBatchOf(k), chunkOf(k, true)});
-        }
-        for (uint32_t k = 0; k + w < total; ++k)
-        {
-            out.push_back({true, microBatchOf(k + w), chunkOf(k + w, true)});
-            out.push_back({false, microBatchOf(k), chunkOf(k, false)});
-        }
-        for (uint32_t k = total - w; k < total; ++k)
-        {
-            out.push_back({false, microBatchOf(k), chunkOf(k, false)});
-        }
-        return out;
-    }
-    // 1F1B (PipeDream-Flush)
-    const uint32_t w = PipelineWarmup(schedule, stages, stage, m, 1);
-    for (uint32_t j = 0; j < w; ++j)
-    {
-        out.push_back({true, j, 0});
-    }
-    for (uint32_t i = 0; i + w < m; ++i)
-    {
-        out.push_back({true, i + w, 0});
-        out.push_back({false, i, 0});
-    }
-    for (uint32_t j = m - w; j < m; ++j)
-    {
-        out.push_back({false, j, 0});
-    }
-    return out;
-}
-
 // ---------------------------------------------------------------- model sizes
 
 TrainingModelSizes
@@ -338,8 +240,8 @@ ValidateTrainingSpec(const TrainingSpec& spec,
     {
         return "the tensor, pipeline, data and expert parallel degrees must be at least 1";
     }
-    const auto schedules = PipelineScheduleNames();
-    if (std::find(schedules.begin(), schedules.end(), spec.schedule) == schedules.end())
+    const Ptr<PipelineSchedule> schedule = CreatePipelineSchedule(spec.schedule);
+    if (!schedule)
     {
         return "unknown pipeline schedule '" + spec.schedule
                + "' (expected gpipe, 1f1b or interleaved)";
@@ -347,28 +249,9 @@ ValidateTrainingSpec(const TrainingSpec& spec,
     const uint32_t p = spec.pp;
     const uint32_t m = spec.microBatches;
     const uint32_t v = spec.virtualStages;
-    if (spec.schedule == "interleaved")
+    if (const std::string problem = schedule->Check(p, m, v); !problem.empty())
     {
-        if (p < 2)
-        {
-            return "the interleaved schedule needs at least 2 pipeline stages";
-        }
-        if (v < 2)
-        {
-            return "the interleaved schedule needs at least 2 virtual stages (model chunks) per "
-                   "GPU, got "
-                   + Str(v);
-        }
-        if (m % p != 0)
-        {
-            return "the interleaved schedule needs the micro-batches (" + Str(m)
-                   + ") to be a multiple of the pipeline stages (" + Str(p)
-                   + "), as Megatron-LM requires";
-        }
-    }
-    else if (v != 1)
-    {
-        return "virtual stages (model chunks) need the interleaved schedule";
+        return problem;
     }
     if (spec.layers % (p * v) != 0)
     {
@@ -1586,10 +1469,12 @@ TrainingBuilder::Build()
     }
     PrepareMoe();
 
+    const Ptr<PipelineSchedule> schedule = CreatePipelineSchedule(m_spec.schedule);
+    NS_ABORT_MSG_IF(!schedule, "unknown pipeline schedule '" << m_spec.schedule << "'");
     std::vector<std::vector<PipelineStep>> order(m_pp);
     for (uint32_t s = 0; s < m_pp; ++s)
     {
-        order[s] = PipelineScheduleOrder(m_spec.schedule, m_pp, s, m_m, m_v);
+        order[s] = schedule->Order(m_pp, s, m_m, m_v);
     }
     // The last backward micro-batch of every chunk: its W ops complete the buckets.
     m_lastBwdMb.assign(m_pp, std::vector<uint32_t>(m_v, NONE));

@@ -6,6 +6,7 @@
 
 #include "ns3/moe-routing.h"
 #include "ns3/nstime.h"
+#include "ns3/pipeline-schedule.h"
 
 #include <cstdint>
 #include <string>
@@ -69,7 +70,7 @@ struct TrainingSpec
     bool tpInServer{true};             //!< require every TP group inside one NVLink domain
 
     // ---- pipeline schedule
-    std::string schedule{"1f1b"}; //!< "gpipe", "1f1b" or "interleaved"
+    std::string schedule{"1f1b"}; //!< PipelineScheduleNames(): "gpipe", "1f1b" or "interleaved"
     uint32_t microBatches{1};     //!< micro-batches m per iteration
     uint32_t virtualStages{1};    //!< interleaved: model chunks v per GPU (>= 2)
 
@@ -109,72 +110,6 @@ struct TrainingModelSizes
     uint64_t tpBytes{0};             //!< TP collective buffer: b s h bytes
     double flopsPerSecond{0};        //!< achieved FLOP/s: peak x MFU
 };
-
-/**
- * \ingroup ai-fabric
- * \brief One compute step of a pipeline stage: the forward or backward pass of
- * one micro-batch through one of its model chunks.
- */
-struct PipelineStep
-{
-    bool forward{true};     //!< forward (else backward)
-    uint32_t microBatch{0}; //!< micro-batch
-    uint32_t chunk{0};      //!< model chunk (virtual stage index on this GPU)
-
-    /// \param o another step \return true if equal
-    bool operator==(const PipelineStep& o) const
-    {
-        return forward == o.forward && microBatch == o.microBatch && chunk == o.chunk;
-    }
-};
-
-/**
- * \ingroup ai-fabric
- * \brief The order in which a pipeline stage issues its compute steps
- * (Megatron-LM schedules.py; FACTS.md 4.2).
- *
- *  * "gpipe": all m forwards, then all m backwards (micro-batch order).
- *  * "1f1b": warm-up W = min(p - r - 1, m) forwards; then m - W times
- *    [forward(i + W), backward(i)]; then the W remaining backwards.
- *  * "interleaved" (v chunks, m % p == 0): virtual micro-batch k (0 .. v m - 1)
- *    is micro-batch (k / (p v)) p + k % p of chunk (k mod p v) / p (backward:
- *    v - 1 - that chunk); warm-up min((p - r - 1) 2 + (v - 1) p, v m) forwards
- *    (all v m when m == p), then [forward(k + W), backward(k)], then the rest
- *    of the backwards.
- *
- * \param schedule schedule name
- * \param stages p
- * \param stage r (0 .. p-1)
- * \param microBatches m
- * \param chunks v (1 unless interleaved)
- * \return the steps in issue order (2 v m of them)
- */
-std::vector<PipelineStep> PipelineScheduleOrder(const std::string& schedule,
-                                                uint32_t stages,
-                                                uint32_t stage,
-                                                uint32_t microBatches,
-                                                uint32_t chunks);
-
-/**
- * \ingroup ai-fabric
- * \param schedule schedule name
- * \param stages p
- * \param stage r
- * \param microBatches m
- * \param chunks v
- * \return the number of warm-up forwards of the stage (PipelineScheduleOrder())
- */
-uint32_t PipelineWarmup(const std::string& schedule,
-                        uint32_t stages,
-                        uint32_t stage,
-                        uint32_t microBatches,
-                        uint32_t chunks);
-
-/**
- * \ingroup ai-fabric
- * \return the schedule names TrainingSpec::schedule accepts
- */
-std::vector<std::string> PipelineScheduleNames();
 
 /**
  * \ingroup ai-fabric

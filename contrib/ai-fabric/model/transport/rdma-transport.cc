@@ -4,13 +4,13 @@
 #include "rdma-transport.h"
 
 #include "ns3/abort.h"
-#include "ns3/enum.h"
 #include "ns3/fabric-header.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
 #include "ns3/rdma-congestion-control.h"
+#include "ns3/rdma-recovery-ops.h"
 #include "ns3/simulator.h"
 #include "ns3/straggler-ledger.h"
 #include "ns3/uinteger.h"
@@ -42,33 +42,15 @@ RdmaTransport::GetTypeId()
                             UintegerValue(0),
                             MakeUintegerAccessor(&RdmaTransport::m_controlPriority),
                             MakeUintegerChecker<uint8_t>())
-              .AddAttribute("Reliability",
-                            "none: lossless fabric, no ACKs, any arrival order; go-back-n: "
-                            "lossy fabric, cumulative ACK, NACK, timeout. Must be the same at "
-                            "every endpoint; set before the first PostSend",
-                            EnumValue(RELIABILITY_NONE),
-                            MakeEnumAccessor(&RdmaTransport::m_reliability),
-                            MakeEnumChecker(RELIABILITY_NONE, "none", GO_BACK_N, "go-back-n"))
-              .AddAttribute("AckInterval",
-                            "go-back-n: the receiver acknowledges every this many in-order "
-                            "packets, and the last packet of every message, packets",
-                            UintegerValue(16),
-                            MakeUintegerAccessor(&RdmaTransport::m_ackInterval),
-                            MakeUintegerChecker<uint32_t>(1))
-              .AddAttribute("SendWindow",
-                            "go-back-n: most unacknowledged packets a queue pair may have "
-                            "outstanding, packets (0: no cap, as on RDMA NICs)",
-                            UintegerValue(0),
-                            MakeUintegerAccessor(&RdmaTransport::m_window),
-                            MakeUintegerChecker<uint32_t>())
-              .AddAttribute("RetransmitTimeout",
-                            "go-back-n: a queue pair with unacknowledged packets and no "
-                            "acknowledgement progress for this long goes back to its oldest "
-                            "unacknowledged packet; doubles per timeout without progress, up "
-                            "to 64 x",
-                            TimeValue(MicroSeconds(100)),
-                            MakeTimeAccessor(&RdmaTransport::m_rto),
-                            MakeTimeChecker(PicoSeconds(1)))
+              .AddAttribute("RecoveryOps",
+                            "Prototype of the loss recovery (ns3::NoRecovery for lossless "
+                            "fabrics, ns3::GoBackNRecovery for lossy ones), forked for this "
+                            "transport; null: NoRecovery. Must be of the same kind at every "
+                            "endpoint; set before the first PostSend",
+                            PointerValue(),
+                            MakePointerAccessor(&RdmaTransport::SetRecoveryOps,
+                                                &RdmaTransport::GetRecoveryOps),
+                            MakePointerChecker<RdmaRecoveryOps>())
               .AddAttribute("CongestionControl",
                             "Prototype of the per-queue-pair rate controller (e.g. ns3::Dcqcn), "
                             "forked per queue pair; leave unset for no congestion control "
@@ -121,6 +103,9 @@ RdmaTransport::GetTypeId()
 
 RdmaTransport::RdmaTransport()
 {
+    // Every transport starts with a NoRecovery of its own (the attribute's initial value is
+    // null); setting RecoveryOps replaces it with a fork of the prototype.
+    SetRecoveryOps(nullptr);
 }
 
 RdmaTransport::~RdmaTransport()
@@ -132,7 +117,6 @@ RdmaTransport::DoDispose()
 {
     for (QueuePair& q : m_qps)
     {
-        q.rto.Cancel();
         if (q.cc)
         {
             q.cc->Dispose();
@@ -153,9 +137,30 @@ RdmaTransport::DoDispose()
         rx.cnpTimer.Cancel();
     }
     m_rxQps.clear();
-    m_rxProgress.clear();
-    m_rxLastGot = nullptr;
+    if (m_recovery)
+    {
+        m_recovery->Dispose();
+        m_recovery = nullptr;
+    }
     Object::DoDispose();
+}
+
+void
+RdmaTransport::SetRecoveryOps(Ptr<RdmaRecoveryOps> ops)
+{
+    NS_ABORT_MSG_IF(!m_qps.empty(), "RdmaTransport: RecoveryOps set after the first PostSend");
+    if (m_recovery)
+    {
+        m_recovery->Dispose();
+    }
+    m_recovery = ops ? ops->Fork() : Ptr<RdmaRecoveryOps>(CreateObject<NoRecovery>());
+    m_recovery->Bind(this);
+}
+
+Ptr<RdmaRecoveryOps>
+RdmaTransport::GetRecoveryOps() const
+{
+    return m_recovery;
 }
 
 uint64_t
@@ -239,6 +244,7 @@ RdmaTransport::PostSend(uint32_t dst, uint16_t qp, uint64_t bytes)
         m_qps.back().dst = dst;
         m_qps.back().qp = qp;
         m_qps.back().port = PortFor(dst, qp);
+        m_recovery->AddQueuePair(it->second, dst, qp);
     }
     const uint32_t qi = it->second;
     QueuePair& q = m_qps[qi];
@@ -266,8 +272,7 @@ RdmaTransport::PostSend(uint32_t dst, uint16_t qp, uint64_t bytes)
 bool
 RdmaTransport::CanSend(const QueuePair& q) const
 {
-    return q.sendIdx < q.msgs.size()
-           && (m_window == 0 || m_reliability != GO_BACK_N || q.sndNxt - q.sndUna < m_window);
+    return q.sendIdx < q.msgs.size() && (q.window == 0 || q.sndNxt - q.sndBase < q.window);
 }
 
 void
@@ -392,7 +397,6 @@ void
 RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
 {
     QueuePair& q = m_qps[qi];
-    const bool gbn = m_reliability == GO_BACK_N;
     const OutMessage& m = q.msgs[q.sendIdx];
     const uint32_t k = q.sndNxt - m.firstPsn;
     const uint64_t offset = static_cast<uint64_t>(k) * m_mtu;
@@ -417,21 +421,10 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
     {
         LedgerInjected(q, m, h, k == 0, last);
     }
-    const bool resend = q.sndNxt < q.maxSent;
-    if (gbn && q.sndUna == q.maxSent)
-    {
-        q.lastProgress = Simulator::Now(); // nothing was outstanding: the timeout counts from now
-    }
     ++q.sndNxt;
-    q.maxSent = std::max(q.maxSent, q.sndNxt);
     if (last)
     {
         ++q.sendIdx;
-        if (!gbn)
-        {
-            q.msgs.pop_front(); // no acknowledgements: forget it once sent
-            --q.sendIdx;
-        }
     }
 
     // No ns-3 Packet: the packet travels as item.header and its sizes; an observer that needs
@@ -440,14 +433,11 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
     item.priority = m_priority;
 
     ++m_dataSent;
-    if (resend)
+    // The recovery keeps or releases the message and (go-back-N) arms its timer.
+    if (m_recovery->NotifySent(qi, h.m_psn, last))
     {
         ++m_retransmitted;
         m_retransmitTrace(q.dst, q.qp, h.m_psn);
-    }
-    if (gbn && !q.rto.IsRunning())
-    {
-        q.rto = Simulator::Schedule(m_rto, &RdmaTransport::RetransmitTimeout, this, qi);
     }
     if (q.cc)
     {
@@ -508,35 +498,6 @@ RdmaTransport::SeekSend(QueuePair& q, uint32_t psn)
         return m.firstPsn + m.packets <= psn;
     });
     q.sendIdx = static_cast<std::size_t>(it - q.msgs.begin());
-}
-
-void
-RdmaTransport::RetransmitTimeout(uint32_t qi)
-{
-    QueuePair& q = m_qps[qi];
-    if (q.sndUna >= q.maxSent)
-    {
-        return; // everything sent was acknowledged: the timer rests until the next send
-    }
-    const Time now = Simulator::Now();
-    const Time deadline = q.lastProgress + m_rto * (int64_t{1} << q.backoff);
-    if (now < deadline)
-    {
-        q.rto = Simulator::Schedule(deadline - now, &RdmaTransport::RetransmitTimeout, this, qi);
-        return;
-    }
-    NS_LOG_DEBUG("endpoint " << m_endpoint << " qp " << q.dst << "/" << q.qp << " timeout, back to "
-                             << q.sndUna);
-    ++m_timeouts;
-    m_goBackTrace(q.dst, q.qp, q.sndUna, true);
-    SeekSend(q, q.sndUna);
-    q.lastProgress = now;
-    q.backoff = std::min<uint8_t>(q.backoff + 1, MAX_BACKOFF);
-    q.rto = Simulator::Schedule(m_rto * (int64_t{1} << q.backoff),
-                                &RdmaTransport::RetransmitTimeout,
-                                this,
-                                qi);
-    Activate(qi);
 }
 
 void
@@ -645,130 +606,25 @@ RdmaTransport::SendDeferredCnp(uint32_t src, uint16_t qp)
 void
 RdmaTransport::ReceiveData(const FabricFields& h)
 {
-    const bool ce = (h.m_flags & FabricHeader::FLAG_ECN_CE) != 0;
-    if (m_reliability != GO_BACK_N)
+    if ((h.m_flags & FabricHeader::FLAG_ECN_CE) && m_cc)
     {
-        if (ce && m_cc)
-        {
-            MaybeSendCnp(m_rxQps[Key(h.m_src, h.m_qp)], h);
-        }
-        Accept(h, nullptr);
-        return;
+        // The marking tells of congestion whether or not the recovery keeps the packet.
+        MaybeSendCnp(m_rxQps[Key(h.m_src, h.m_qp)], h);
     }
-
-    RxQueuePair& rx = m_rxQps[Key(h.m_src, h.m_qp)];
-    if (ce)
-    {
-        MaybeSendCnp(rx, h); // the marking tells of congestion whether or not the packet is kept
-    }
-    if (h.m_psn == rx.expected)
-    {
-        ++rx.expected;
-        rx.nackSent = false;
-        rx.dupSinceAck = 0;
-        Accept(h, &rx);
-        if (++rx.sinceAck >= m_ackInterval || (h.m_flags & FabricHeader::FLAG_LAST))
-        {
-            rx.sinceAck = 0;
-            SendControl(FabricHeader::ACK, h.m_src, h.m_qp, rx.expected);
-        }
-    }
-    else if (h.m_psn > rx.expected)
-    {
-        // A packet was lost: drop everything until the expected one comes again, and NACK
-        // once until then. (Re-NACKing when the resent packet is lost as well can livelock
-        // a sender that outpaces the bottleneck: every rewind refills the queue that drops
-        // the resent packet. A lost resend is left to the retransmission timeout.)
-        ++m_oooDrops;
-        if (!rx.nackSent)
-        {
-            rx.nackSent = true;
-            SendControl(FabricHeader::NACK, h.m_src, h.m_qp, rx.expected);
-        }
-    }
-    else
-    {
-        // Already accepted: the sender went back too far (lost ACK or timeout).
-        ++m_dupDrops;
-        if (rx.dupSinceAck++ % m_ackInterval == 0)
-        {
-            SendControl(FabricHeader::ACK, h.m_src, h.m_qp, rx.expected);
-        }
-    }
+    m_recovery->ReceiveData(h);
 }
 
 void
-RdmaTransport::Accept(const FabricFields& h, RxQueuePair* rx)
+RdmaTransport::Deliver(const FabricFields& h, uint64_t bytes)
 {
-    m_bytesReceived += h.m_payload;
-    const bool first = (h.m_flags & FabricHeader::FLAG_FIRST) != 0;
-    const bool last = (h.m_flags & FabricHeader::FLAG_LAST) != 0;
-    bool complete = false;
-    uint64_t delivered = h.m_payload;
-    if (first && last)
-    {
-        complete = true; // single-packet message
-    }
-    else if (rx)
-    {
-        // In PSN order the last packet completes the message.
-        if (first)
-        {
-            ++m_rxPartial;
-            rx->msgId = h.m_msgId;
-            rx->msgGot = 0;
-        }
-        rx->msgGot += h.m_payload;
-        if (last)
-        {
-            --m_rxPartial;
-            complete = true;
-            delivered = rx->msgGot;
-            rx->msgGot = 0;
-        }
-    }
-    else
-    {
-        const uint64_t key = (static_cast<uint64_t>(h.m_src) << 32) | h.m_msgId;
-        // Consecutive packets mostly belong to one message: remember its counter (a reference
-        // into an unordered_map stays valid when the map rehashes) instead of hashing each time.
-        if (m_rxLastGot == nullptr || m_rxLastKey != key)
-        {
-            m_rxLastKey = key;
-            m_rxLastGot = &m_rxProgress[key];
-        }
-        *m_rxLastGot += h.m_payload;
-        if (*m_rxLastGot >= h.m_msgBytes)
-        {
-            delivered = *m_rxLastGot;
-            m_rxProgress.erase(key);
-            m_rxLastGot = nullptr;
-            complete = true;
-        }
-    }
-    if (complete)
-    {
-        ++m_messagesDelivered;
-        m_messageDelivered(h.m_src, m_endpoint, h.m_msgId, delivered);
-    }
+    ++m_messagesDelivered;
+    m_messageDelivered(h.m_src, m_endpoint, h.m_msgId, bytes);
 }
 
 uint64_t
 RdmaTransport::GetPartialBytes(uint32_t src, uint32_t msgId) const
 {
-    const auto it = m_rxProgress.find((static_cast<uint64_t>(src) << 32) | msgId);
-    if (it != m_rxProgress.end())
-    {
-        return it->second;
-    }
-    for (const auto& [key, rx] : m_rxQps)
-    {
-        if ((key >> 16) == src && rx.msgId == msgId && rx.msgGot > 0)
-        {
-            return rx.msgGot;
-        }
-    }
-    return 0;
+    return m_recovery->GetPartialBytes(src, msgId);
 }
 
 void
@@ -786,49 +642,9 @@ RdmaTransport::ReceiveAck(const FabricFields& h)
         m_ackReceivedTrace(h.m_src, h.m_qp, h.m_psn);
     }
     const auto it = m_qpIndex.find(Key(h.m_src, h.m_qp));
-    if (m_reliability != GO_BACK_N || it == m_qpIndex.end())
+    if (it != m_qpIndex.end())
     {
-        return;
-    }
-    const uint32_t qi = it->second;
-    QueuePair& q = m_qps[qi];
-    const uint32_t psn = h.m_psn;
-    if (psn > q.maxSent)
-    {
-        return; // acknowledges packets never sent: not for this incarnation
-    }
-    const Time now = Simulator::Now();
-    if (psn > q.sndUna)
-    {
-        // Cumulative: everything below psn arrived; release the messages it completes.
-        q.sndUna = psn;
-        q.lastProgress = now;
-        q.backoff = 0;
-        std::size_t released = 0;
-        while (!q.msgs.empty() && q.msgs.front().firstPsn + q.msgs.front().packets <= psn)
-        {
-            q.msgs.pop_front();
-            ++released;
-        }
-        q.sendIdx -= std::min(q.sendIdx, released);
-        if (q.sndNxt < psn)
-        {
-            SeekSend(q, psn); // a rewind went back further than needed
-        }
-        if (q.sndUna >= q.maxSent && q.rto.IsRunning())
-        {
-            Simulator::Remove(q.rto); // nothing outstanding: no timer left behind
-        }
-        Activate(qi); // the window may have opened
-    }
-    if (nack && psn < q.sndNxt)
-    {
-        NS_LOG_DEBUG("endpoint " << m_endpoint << " qp " << q.dst << "/" << q.qp << " NACK " << psn
-                                 << ", was at " << q.sndNxt);
-        m_goBackTrace(q.dst, q.qp, psn, false);
-        SeekSend(q, psn);
-        q.lastProgress = now;
-        Activate(qi);
+        m_recovery->ReceiveAck(it->second, h);
     }
 }
 
@@ -865,12 +681,6 @@ RdmaTransport::GetNic() const
     return m_ports.empty() ? nullptr : m_ports[0].dev;
 }
 
-RdmaTransport::Reliability
-RdmaTransport::GetReliability() const
-{
-    return m_reliability;
-}
-
 uint64_t
 RdmaTransport::GetBytesPosted() const
 {
@@ -892,7 +702,7 @@ RdmaTransport::GetMessagesDelivered() const
 uint64_t
 RdmaTransport::GetMessagesInProgress() const
 {
-    return m_rxProgress.size() + m_rxPartial;
+    return m_recovery->GetMessagesInProgress();
 }
 
 uint64_t
@@ -910,7 +720,7 @@ RdmaTransport::GetRetransmittedPackets() const
 uint64_t
 RdmaTransport::GetTimeouts() const
 {
-    return m_timeouts;
+    return m_recovery->GetTimeouts();
 }
 
 uint64_t
@@ -952,13 +762,13 @@ RdmaTransport::GetCnpsReceived() const
 uint64_t
 RdmaTransport::GetOutOfOrderDrops() const
 {
-    return m_oooDrops;
+    return m_recovery->GetOutOfOrderDrops();
 }
 
 uint64_t
 RdmaTransport::GetDuplicateDrops() const
 {
-    return m_dupDrops;
+    return m_recovery->GetDuplicateDrops();
 }
 
 uint64_t

@@ -24,6 +24,7 @@ struct FabricFields;
 class FabricNetDevice;
 class Packet;
 class RdmaCongestionControl;
+class RdmaRecoveryOps;
 struct FabricTxItem;
 
 /**
@@ -40,28 +41,18 @@ struct FabricTxItem;
  * one packet each, so queue pairs share the NIC fairly. Packets are created
  * only when the port can send them.
  *
- * Reliability (attribute "Reliability", the same at every endpoint of a fabric):
- *  * "none" (lossless fabrics: credit or PFC flow control): no ACKs; the
- *    receiver counts bytes per message independent of arrival order, so
- *    per-packet spraying, which reorders, works.
- *  * "go-back-n" (lossy fabrics): the receiver keeps the expected PSN per
- *    (source, queue pair): an in-order packet is accepted; a packet ahead of
- *    it is dropped and answered by one NACK(expected) (not again until the
- *    expected packet has arrived); a duplicate is dropped and answered by
- *    ACK(expected) (the first after progress and every AckInterval-th).
- *    In-order packets are acknowledged cumulatively every AckInterval packets
- *    and on the last packet of every message. The sender releases messages
- *    below an ACK, rewinds to a NACK's PSN, and rewinds to the oldest
- *    unacknowledged PSN when nothing was acknowledged for RetransmitTimeout
- *    (so a lost resend, ACK or NACK costs one timeout); the timeout doubles
- *    after every timeout without progress, up to 64 x (RFC 6298 style
- *    backoff, so that a timeout shorter than the round trip cannot
- *    livelock). SendWindow optionally caps the unacknowledged packets per
- *    queue pair (default: no cap, as RDMA NICs have none; without a cap or
- *    congestion control, a sender faster than its bottleneck wastes most of
- *    what it sends after each loss). Spraying reorders packets and so would
- *    trigger go-back-N spuriously.
- * Either way MessageDelivered fires exactly once per message.
+ * Loss recovery (attribute "RecoveryOps", a prototype RdmaRecoveryOps forked
+ * per transport, the same kind at every endpoint of a fabric; null: NoRecovery):
+ *  * NoRecovery (lossless fabrics: credit or PFC flow control): no ACKs; a
+ *    message is forgotten once sent; the receiver counts bytes per message
+ *    independent of arrival order, so per-packet spraying, which reorders, works.
+ *  * GoBackNRecovery (lossy fabrics): cumulative ACKs, one NACK per gap,
+ *    retransmission timeout with backoff, optional send window (its
+ *    attributes AckInterval, SendWindow, RetransmitTimeout).
+ * The transport keeps the queue pairs' messages and PSNs; the recovery decides
+ * which arriving packets are accepted, which sent messages are kept until
+ * acknowledged, and when a queue pair goes back. Either way MessageDelivered
+ * fires exactly once per message.
  *
  * Congestion control (attribute "CongestionControl", a prototype
  * RdmaCongestionControl, e.g. Dcqcn; null: every queue pair at line rate):
@@ -81,7 +72,7 @@ struct FabricTxItem;
  *
  * Memory and events: per queue pair a deque of its unacknowledged (or
  * unsent) messages, no per-packet state; per packet at most one pacing
- * wake-up; per go-back-N queue pair one timer; an ACK per AckInterval
+ * wake-up; per go-back-N queue pair one timer (in the recovery); an ACK per AckInterval
  * packets; a CNP per interval per marked queue pair. See docs/transport.md.
  *
  * ACK, NACK and CNP packets are queued on the NIC on ControlPriority.
@@ -91,13 +82,6 @@ struct FabricTxItem;
 class RdmaTransport : public Object
 {
   public:
-    /// Reliability modes.
-    enum Reliability : uint8_t
-    {
-        RELIABILITY_NONE = 0, //!< lossless fabric: no ACKs, any arrival order
-        GO_BACK_N = 1,        //!< lossy fabric: cumulative ACK, NACK, timeout, go-back-N
-    };
-
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -193,8 +177,14 @@ class RdmaTransport : public Object
     uint32_t GetEndpoint() const;
     /// \return the NIC port
     Ptr<FabricNetDevice> GetNic() const;
-    /// \return the reliability mode
-    Reliability GetReliability() const;
+    /**
+     * \brief Adopt a loss recovery (the "RecoveryOps" attribute's setter); before the
+     * first PostSend.
+     * \param ops the prototype, forked for this transport (null: NoRecovery)
+     */
+    void SetRecoveryOps(Ptr<RdmaRecoveryOps> ops);
+    /// \return this transport's loss recovery (its own fork of the prototype)
+    Ptr<RdmaRecoveryOps> GetRecoveryOps() const;
     /// \return payload bytes posted
     uint64_t GetBytesPosted() const;
     /// \return payload bytes received (accepted) in completed and partial messages
@@ -252,6 +242,8 @@ class RdmaTransport : public Object
     void DoDispose() override;
 
   private:
+    friend class RdmaRecoveryOps; // acts on the queue pairs through its protected helpers
+
     /// A message of a queue pair: its PSN range.
     struct OutMessage
     {
@@ -276,31 +268,22 @@ class RdmaTransport : public Object
         uint16_t qp{0};                //!< qp index
         uint8_t sched{IDLE};           //!< Schedule
         uint32_t port{0};              //!< index in m_ports
-        std::deque<OutMessage> msgs;   //!< unacknowledged (go-back-N) or unsent messages
+        std::deque<OutMessage> msgs;   //!< messages the recovery keeps (unsent or unacknowledged)
         std::size_t sendIdx{0};        //!< index in msgs of the message holding sndNxt
         uint32_t nextPsn{0};           //!< PSN of the next posted packet
         uint32_t sndNxt{0};            //!< next PSN to transmit
-        uint32_t sndUna{0};            //!< oldest unacknowledged PSN (go-back-N)
-        uint32_t maxSent{0};           //!< one past the highest PSN transmitted
+        uint32_t sndBase{0};           //!< send window: its first PSN (set by the recovery)
+        uint32_t window{0};            //!< send window: packets from sndBase (0: no cap)
         uint64_t paceBps{0};           //!< pacing rate, bits per second (0: line rate)
         Time nextSend;                 //!< paced: when its next packet may leave
-        Time lastProgress;             //!< last ACK progress or rewind (go-back-N)
-        uint8_t backoff{0};            //!< timeouts since the last progress (go-back-N)
-        EventId rto;                   //!< retransmission timer (go-back-N)
         Ptr<RdmaCongestionControl> cc; //!< rate controller (after the first CNP)
     };
 
-    /// Receiver state per (source, queue pair).
+    /// Notification-point state per (source, queue pair).
     struct RxQueuePair
     {
-        uint32_t expected{0};    //!< go-back-N: next expected PSN
-        uint32_t sinceAck{0};    //!< go-back-N: in-order packets since the last ACK
-        uint32_t dupSinceAck{0}; //!< go-back-N: duplicates since the last progress
-        bool nackSent{false};    //!< go-back-N: NACK sent, no progress since
-        uint32_t msgId{0};       //!< go-back-N: message being received
-        uint64_t msgGot{0};      //!< go-back-N: its payload bytes accepted so far
-        Time lastCnp{-1};        //!< last CNP sent (negative: none)
-        EventId cnpTimer;        //!< CNP due at the end of the interval (marks meanwhile)
+        Time lastCnp{-1}; //!< last CNP sent (negative: none)
+        EventId cnpTimer; //!< CNP due at the end of the interval (marks meanwhile)
     };
 
     /// A paced queue pair's eligible time, in the min-heap.
@@ -414,11 +397,6 @@ class RdmaTransport : public Object
      */
     void SeekSend(QueuePair& q, uint32_t psn);
     /**
-     * \brief Retransmission timer of a queue pair expired.
-     * \param qi index in m_qps
-     */
-    void RetransmitTimeout(uint32_t qi);
-    /**
      * \brief A queue pair's controller changed its rate.
      * \param qi index in m_qps
      * \param rate the new rate
@@ -437,12 +415,11 @@ class RdmaTransport : public Object
      */
     void ReceiveData(const FabricFields& h);
     /**
-     * \brief Count an accepted data packet and deliver its message when complete.
-     * \param h its header
-     * \param rx the receiver state of its queue pair if packets of the queue pair are
-     *        accepted in PSN order (go-back-N), else null
+     * \brief A message is complete: count it and fire MessageDelivered.
+     * \param h the header of the packet that completed it
+     * \param bytes payload bytes accepted for it
      */
-    void Accept(const FabricFields& h, RxQueuePair* rx);
+    void Deliver(const FabricFields& h, uint64_t bytes);
     /**
      * \brief Receiver: send a CNP for a data packet marked ECN CE, unless one
      * went to its queue pair less than the notification interval ago.
@@ -481,20 +458,14 @@ class RdmaTransport : public Object
      */
     static uint64_t Key(uint32_t peer, uint16_t qp);
 
-    /// Most doublings of the retransmission timeout without progress (64 x RetransmitTimeout).
-    static constexpr uint8_t MAX_BACKOFF = 6;
-
     // Configuration.
-    uint32_t m_endpoint{0};                      //!< endpoint id
-    std::vector<Port> m_ports;                   //!< ports (one NIC, or NVLink and NIC)
-    PortSelector m_selector;                     //!< port choice (null: port 0)
-    uint32_t m_mtu{4096};                        //!< payload MTU, bytes
-    uint8_t m_priority{0};                       //!< lane of data packets
-    uint8_t m_controlPriority{0};                //!< lane of ACK/NACK/CNP
-    Reliability m_reliability{RELIABILITY_NONE}; //!< reliability mode
-    uint32_t m_ackInterval{16};                  //!< go-back-N: ACK every this many packets
-    uint32_t m_window{0}; //!< go-back-N: most unacknowledged packets per queue pair (0: no cap)
-    Time m_rto;           //!< go-back-N: retransmission timeout
+    uint32_t m_endpoint{0};          //!< endpoint id
+    std::vector<Port> m_ports;       //!< ports (one NIC, or NVLink and NIC)
+    PortSelector m_selector;         //!< port choice (null: port 0)
+    uint32_t m_mtu{4096};            //!< payload MTU, bytes
+    uint8_t m_priority{0};           //!< lane of data packets
+    uint8_t m_controlPriority{0};    //!< lane of ACK/NACK/CNP
+    Ptr<RdmaRecoveryOps> m_recovery; //!< loss recovery (this transport's own)
     Ptr<RdmaCongestionControl> m_cc; //!< congestion-control prototype (null: none)
 
     // Sender.
@@ -504,11 +475,7 @@ class RdmaTransport : public Object
     uint64_t m_paceSeq{0};                            //!< insertion counter of the heaps
 
     // Receiver.
-    std::unordered_map<uint64_t, RxQueuePair> m_rxQps;   //!< (src, qp) -> receiver state
-    std::unordered_map<uint64_t, uint64_t> m_rxProgress; //!< none: (src, msgId) -> bytes
-    uint64_t m_rxLastKey{0};        //!< key of the last m_rxProgress entry used
-    uint64_t* m_rxLastGot{nullptr}; //!< its byte count (null: none cached)
-    uint64_t m_rxPartial{0};        //!< go-back-N: messages with some packets accepted
+    std::unordered_map<uint64_t, RxQueuePair> m_rxQps; //!< (src, qp) -> CNP state
 
     // Counters.
     uint64_t m_bytesPosted{0};       //!< payload bytes posted
@@ -516,15 +483,12 @@ class RdmaTransport : public Object
     uint64_t m_messagesDelivered{0}; //!< messages delivered
     uint64_t m_dataSent{0};          //!< data packets sent
     uint64_t m_retransmitted{0};     //!< data packets sent again
-    uint64_t m_timeouts{0};          //!< retransmission timeouts
     uint64_t m_acksSent{0};          //!< ACKs sent
     uint64_t m_nacksSent{0};         //!< NACKs sent
     uint64_t m_acksReceived{0};      //!< ACKs received
     uint64_t m_nacksReceived{0};     //!< NACKs received
     uint64_t m_cnpsSent{0};          //!< CNPs sent
     uint64_t m_cnpsReceived{0};      //!< CNPs received
-    uint64_t m_oooDrops{0};          //!< out-of-order drops
-    uint64_t m_dupDrops{0};          //!< duplicate drops
     uint64_t m_rateChanges{0};       //!< rate changes
 
     // Traces.

@@ -1,0 +1,258 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "go-back-n-recovery.h"
+
+#include "ns3/fabric-header.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("GoBackNRecovery");
+NS_OBJECT_ENSURE_REGISTERED(GoBackNRecovery);
+
+TypeId
+GoBackNRecovery::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::GoBackNRecovery")
+              .SetParent<RdmaRecoveryOps>()
+              .SetGroupName("AiFabric")
+              .AddConstructor<GoBackNRecovery>()
+              .AddAttribute("AckInterval",
+                            "The receiver acknowledges every this many in-order packets, and the "
+                            "last packet of every message, packets",
+                            UintegerValue(16),
+                            MakeUintegerAccessor(&GoBackNRecovery::m_ackInterval),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("SendWindow",
+                            "Most unacknowledged packets a queue pair may have outstanding, "
+                            "packets (0: no cap, as on RDMA NICs)",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&GoBackNRecovery::m_window),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("RetransmitTimeout",
+                            "A queue pair with unacknowledged packets and no acknowledgement "
+                            "progress for this long goes back to its oldest unacknowledged "
+                            "packet; doubles per timeout without progress, up to 64 x",
+                            TimeValue(MicroSeconds(100)),
+                            MakeTimeAccessor(&GoBackNRecovery::m_rto),
+                            MakeTimeChecker(PicoSeconds(1)));
+    return tid;
+}
+
+GoBackNRecovery::GoBackNRecovery()
+{
+}
+
+GoBackNRecovery::~GoBackNRecovery()
+{
+}
+
+void
+GoBackNRecovery::DoDispose()
+{
+    for (Sender& s : m_tx)
+    {
+        s.rto.Cancel();
+    }
+    m_tx.clear();
+    m_rx.clear();
+    RdmaRecoveryOps::DoDispose();
+}
+
+Ptr<RdmaRecoveryOps>
+GoBackNRecovery::Fork() const
+{
+    Ptr<GoBackNRecovery> g = CreateObject<GoBackNRecovery>();
+    g->m_ackInterval = m_ackInterval;
+    g->m_window = m_window;
+    g->m_rto = m_rto;
+    return g;
+}
+
+void
+GoBackNRecovery::AddQueuePair(uint32_t qi, uint32_t dst, uint16_t qp)
+{
+    if (qi >= m_tx.size())
+    {
+        m_tx.resize(qi + 1);
+    }
+    m_tx[qi].dst = dst;
+    m_tx[qi].qp = qp;
+    SetSendWindow(qi, 0, m_window);
+}
+
+bool
+GoBackNRecovery::NotifySent(uint32_t qi, uint32_t psn, bool /* last */)
+{
+    Sender& s = m_tx[qi];
+    const bool resend = psn < s.maxSent;
+    if (s.sndUna == s.maxSent)
+    {
+        s.lastProgress = Simulator::Now(); // nothing was outstanding: the timeout counts from now
+    }
+    s.maxSent = std::max(s.maxSent, psn + 1);
+    if (!s.rto.IsRunning())
+    {
+        s.rto = Simulator::Schedule(m_rto, &GoBackNRecovery::RetransmitTimeout, this, qi);
+    }
+    return resend;
+}
+
+void
+GoBackNRecovery::RetransmitTimeout(uint32_t qi)
+{
+    Sender& s = m_tx[qi];
+    if (s.sndUna >= s.maxSent)
+    {
+        return; // everything sent was acknowledged: the timer rests until the next send
+    }
+    const Time now = Simulator::Now();
+    const Time deadline = s.lastProgress + m_rto * (int64_t{1} << s.backoff);
+    if (now < deadline)
+    {
+        s.rto = Simulator::Schedule(deadline - now, &GoBackNRecovery::RetransmitTimeout, this, qi);
+        return;
+    }
+    NS_LOG_DEBUG("endpoint " << Endpoint() << " qp " << s.dst << "/" << s.qp << " timeout, back to "
+                             << s.sndUna);
+    ++m_timeouts;
+    Rewind(qi, s.sndUna, true);
+    s.lastProgress = now;
+    s.backoff = std::min<uint8_t>(s.backoff + 1, MAX_BACKOFF);
+    s.rto = Simulator::Schedule(m_rto * (int64_t{1} << s.backoff),
+                                &GoBackNRecovery::RetransmitTimeout,
+                                this,
+                                qi);
+    Activate(qi);
+}
+
+void
+GoBackNRecovery::ReceiveAck(uint32_t qi, const FabricFields& h)
+{
+    Sender& s = m_tx[qi];
+    const bool nack = h.m_kind == FabricHeader::NACK;
+    const uint32_t psn = h.m_psn;
+    if (psn > s.maxSent)
+    {
+        return; // acknowledges packets never sent: not for this incarnation
+    }
+    const Time now = Simulator::Now();
+    if (psn > s.sndUna)
+    {
+        // Cumulative: everything below psn arrived; release the messages it completes.
+        s.sndUna = psn;
+        s.lastProgress = now;
+        s.backoff = 0;
+        SetSendWindow(qi, psn, m_window);
+        ReleaseAcknowledged(qi, psn);
+        if (s.sndUna >= s.maxSent && s.rto.IsRunning())
+        {
+            Simulator::Remove(s.rto); // nothing outstanding: no timer left behind
+        }
+        Activate(qi); // the window may have opened
+    }
+    if (nack && psn < SendNext(qi))
+    {
+        NS_LOG_DEBUG("endpoint " << Endpoint() << " qp " << s.dst << "/" << s.qp << " NACK " << psn
+                                 << ", was at " << SendNext(qi));
+        Rewind(qi, psn, false);
+        s.lastProgress = now;
+        Activate(qi);
+    }
+}
+
+void
+GoBackNRecovery::ReceiveData(const FabricFields& h)
+{
+    Receiver& rx = m_rx[Key(h.m_src, h.m_qp)];
+    if (h.m_psn == rx.expected)
+    {
+        ++rx.expected;
+        rx.nackSent = false;
+        rx.dupSinceAck = 0;
+        Accept(h, rx);
+        if (++rx.sinceAck >= m_ackInterval || (h.m_flags & FabricHeader::FLAG_LAST))
+        {
+            rx.sinceAck = 0;
+            SendAck(h.m_src, h.m_qp, rx.expected);
+        }
+    }
+    else if (h.m_psn > rx.expected)
+    {
+        // A packet was lost: drop everything until the expected one comes again, and NACK
+        // once until then. (Re-NACKing when the resent packet is lost as well can livelock
+        // a sender that outpaces the bottleneck: every rewind refills the queue that drops
+        // the resent packet. A lost resend is left to the retransmission timeout.)
+        ++m_oooDrops;
+        if (!rx.nackSent)
+        {
+            rx.nackSent = true;
+            SendNack(h.m_src, h.m_qp, rx.expected);
+        }
+    }
+    else
+    {
+        // Already accepted: the sender went back too far (lost ACK or timeout).
+        ++m_dupDrops;
+        if (rx.dupSinceAck++ % m_ackInterval == 0)
+        {
+            SendAck(h.m_src, h.m_qp, rx.expected);
+        }
+    }
+}
+
+void
+GoBackNRecovery::Accept(const FabricFields& h, Receiver& rx)
+{
+    AcceptPayload(h);
+    const bool first = (h.m_flags & FabricHeader::FLAG_FIRST) != 0;
+    const bool last = (h.m_flags & FabricHeader::FLAG_LAST) != 0;
+    if (first && last)
+    {
+        Deliver(h, h.m_payload); // single-packet message
+        return;
+    }
+    // In PSN order the last packet completes the message.
+    if (first)
+    {
+        ++m_partial;
+        rx.msgId = h.m_msgId;
+        rx.msgGot = 0;
+    }
+    rx.msgGot += h.m_payload;
+    if (last)
+    {
+        --m_partial;
+        const uint64_t delivered = rx.msgGot;
+        rx.msgGot = 0;
+        Deliver(h, delivered);
+    }
+}
+
+uint64_t
+GoBackNRecovery::GetMessagesInProgress() const
+{
+    return m_partial;
+}
+
+uint64_t
+GoBackNRecovery::GetPartialBytes(uint32_t src, uint32_t msgId) const
+{
+    for (const auto& [key, rx] : m_rx)
+    {
+        if ((key >> 16) == src && rx.msgId == msgId && rx.msgGot > 0)
+        {
+            return rx.msgGot;
+        }
+    }
+    return 0;
+}
+
+} // namespace ns3

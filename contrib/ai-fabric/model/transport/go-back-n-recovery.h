@@ -1,0 +1,116 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AI_FABRIC_GO_BACK_N_RECOVERY_H
+#define AI_FABRIC_GO_BACK_N_RECOVERY_H
+
+#include "rdma-recovery-ops.h"
+
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief Go-back-N loss recovery, for lossy fabrics (RoCE without PFC): the
+ * receiver accepts packets of a queue pair in PSN order only, the sender keeps
+ * every message until it is acknowledged and goes back on a NACK or a timeout.
+ *
+ * Receiver, per (source, queue pair): the expected PSN. An in-order packet is
+ * accepted; a packet ahead of it is dropped and answered by one NACK(expected)
+ * (not again until the expected packet has arrived); a duplicate is dropped
+ * and answered by ACK(expected) (the first after progress and every
+ * AckInterval-th). In-order packets are acknowledged cumulatively every
+ * AckInterval packets and on the last packet of every message; in PSN order,
+ * a message's last packet completes it.
+ *
+ * Sender, per queue pair: the oldest unacknowledged PSN (sndUna), one past the
+ * highest PSN sent (maxSent) and one retransmission timer. It releases
+ * messages below an ACK, rewinds to a NACK's PSN, and rewinds to sndUna when
+ * nothing was acknowledged for RetransmitTimeout (so a lost resend, ACK or
+ * NACK costs one timeout); the timeout doubles after every timeout without
+ * progress, up to 64 x (RFC 6298 style backoff, so that a timeout shorter than
+ * the round trip cannot livelock). SendWindow optionally caps the
+ * unacknowledged packets per queue pair (default: no cap, as RDMA NICs have
+ * none). Spraying reorders packets and so would trigger go-back-N spuriously.
+ */
+class GoBackNRecovery : public RdmaRecoveryOps
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    GoBackNRecovery();
+    ~GoBackNRecovery() override;
+
+    Ptr<RdmaRecoveryOps> Fork() const override;
+    void AddQueuePair(uint32_t qi, uint32_t dst, uint16_t qp) override;
+    bool NotifySent(uint32_t qi, uint32_t psn, bool last) override;
+    void ReceiveAck(uint32_t qi, const FabricFields& h) override;
+    void ReceiveData(const FabricFields& h) override;
+    uint64_t GetMessagesInProgress() const override;
+    uint64_t GetPartialBytes(uint32_t src, uint32_t msgId) const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Sender state of a queue pair.
+    struct Sender
+    {
+        uint32_t dst{0};     //!< destination endpoint
+        uint16_t qp{0};      //!< qp index
+        uint32_t sndUna{0};  //!< oldest unacknowledged PSN
+        uint32_t maxSent{0}; //!< one past the highest PSN transmitted
+        Time lastProgress;   //!< last ACK progress or rewind
+        uint8_t backoff{0};  //!< timeouts since the last progress
+        EventId rto;         //!< retransmission timer
+    };
+
+    /// Receiver state per (source, queue pair).
+    struct Receiver
+    {
+        uint32_t expected{0};    //!< next expected PSN
+        uint32_t sinceAck{0};    //!< in-order packets since the last ACK
+        uint32_t dupSinceAck{0}; //!< duplicates since the last progress
+        bool nackSent{false};    //!< NACK sent, no progress since
+        uint32_t msgId{0};       //!< message being received
+        uint64_t msgGot{0};      //!< its payload bytes accepted so far
+    };
+
+    /**
+     * \brief Retransmission timer of a queue pair expired.
+     * \param qi its index
+     */
+    void RetransmitTimeout(uint32_t qi);
+    /**
+     * \brief Count an in-order data packet and deliver its message on its last packet.
+     * \param h its header
+     * \param rx the receiver state of its queue pair
+     */
+    void Accept(const FabricFields& h, Receiver& rx);
+
+    /// Most doublings of the retransmission timeout without progress (64 x RetransmitTimeout).
+    static constexpr uint8_t MAX_BACKOFF = 6;
+
+    uint32_t m_ackInterval{16}; //!< ACK every this many packets
+    uint32_t m_window{0};       //!< most unacknowledged packets per queue pair (0: no cap)
+    Time m_rto;                 //!< retransmission timeout
+
+    std::vector<Sender> m_tx;                    //!< per queue pair (transport's index)
+    std::unordered_map<uint64_t, Receiver> m_rx; //!< (src, qp) -> receiver state
+    uint64_t m_partial{0};                       //!< messages with some packets accepted
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_GO_BACK_N_RECOVERY_H */
