@@ -204,18 +204,24 @@ WorkloadApplication::CompleteOp(uint32_t i)
 Time
 WorkloadApplication::GetOpStart(uint32_t op) const
 {
+    NS_ASSERT_MSG(m_workload->GetOps()[op].rank == m_endpoint,
+                  "op " << op << " is not this endpoint's");
     return PicoSeconds(m_startPs[m_execution->GetLocalIndex(op)]);
 }
 
 Time
 WorkloadApplication::GetOpEnd(uint32_t op) const
 {
+    NS_ASSERT_MSG(m_workload->GetOps()[op].rank == m_endpoint,
+                  "op " << op << " is not this endpoint's");
     return PicoSeconds(m_endPs[m_execution->GetLocalIndex(op)]);
 }
 
 uint32_t
 WorkloadApplication::GetMessageId(uint32_t op) const
 {
+    NS_ASSERT_MSG(m_workload->GetOps()[op].rank == m_endpoint,
+                  "op " << op << " is not this endpoint's");
     return m_messageId[m_execution->GetLocalIndex(op)];
 }
 

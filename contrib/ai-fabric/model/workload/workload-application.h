@@ -120,6 +120,8 @@ class WorkloadApplication : public Application
     void DoDispose() override;
 
   private:
+    friend class WorkloadExecution; // reads the per-op state of its applications directly
+
     void StartApplication() override;
     void StopApplication() override;
 

@@ -45,6 +45,7 @@ WorkloadExecution::DoDispose()
     NS_LOG_FUNCTION(this);
     m_apps.clear();
     m_workload = nullptr;
+    m_ops = nullptr;
     Object::DoDispose();
 }
 
@@ -54,7 +55,8 @@ WorkloadExecution::SetWorkload(const Workload* workload)
     NS_LOG_FUNCTION(this << workload);
     NS_ABORT_MSG_IF(m_workload, "WorkloadExecution::SetWorkload called twice");
     m_workload = workload;
-    const auto& ops = workload->GetOps();
+    m_ops = &workload->GetOps();
+    const auto& ops = *m_ops;
     uint32_t endpoints = 0;
     for (const WorkloadOp& op : ops)
     {
@@ -84,6 +86,15 @@ WorkloadExecution::SetWorkload(const Workload* workload)
         m_opsOf[next[e]++] = i;
     }
     m_apps.assign(endpoints, nullptr);
+    m_needsApp.assign(endpoints, 0);
+    for (const WorkloadOp& op : ops)
+    {
+        m_needsApp[op.rank] = 1;
+        if (op.kind == WorkloadOp::SEND)
+        {
+            m_needsApp[op.peer] = 1; // its application hears the delivery
+        }
+    }
 }
 
 void
@@ -112,13 +123,13 @@ WorkloadExecution::Start()
         return;
     }
     m_started = true;
-    const auto& ops = m_workload->GetOps();
-    for (uint32_t i = 0; i < ops.size(); ++i)
+    for (uint32_t e = 0; e < m_needsApp.size(); ++e)
     {
-        const WorkloadOp& op = ops[i];
-        NS_ABORT_MSG_IF(!m_apps[op.rank] || (op.kind == WorkloadOp::SEND && !m_apps[op.peer]),
-                        "workload op " << i << " names an endpoint without a WorkloadApplication");
+        NS_ABORT_MSG_IF(m_needsApp[e] && !m_apps[e],
+                        "the workload names endpoint " << e
+                                                       << ", which has no WorkloadApplication");
     }
+    const auto& ops = *m_ops;
     for (uint32_t i = 0; i < ops.size(); ++i)
     {
         if (m_workload->GetInDegree(i) == 0)
@@ -144,11 +155,10 @@ WorkloadExecution::NotifyOpDone(uint32_t op)
     {
         m_done();
     }
-    const auto& ops = m_workload->GetOps();
     for (const uint32_t* s = m_workload->SuccessorsBegin(op); s != m_workload->SuccessorsEnd(op);
          ++s)
     {
-        m_apps[ops[*s].rank]->DependencyDone(*s);
+        m_apps[(*m_ops)[*s].rank]->DependencyDone(*s);
     }
 }
 
@@ -197,15 +207,15 @@ WorkloadExecution::GetOpsDone() const
 Time
 WorkloadExecution::GetOpStart(uint32_t op) const
 {
-    const Ptr<WorkloadApplication>& app = m_apps[m_workload->GetOps()[op].rank];
-    return app ? app->GetOpStart(op) : PicoSeconds(-1);
+    const WorkloadApplication* app = PeekPointer(m_apps[(*m_ops)[op].rank]);
+    return PicoSeconds(app ? app->m_startPs[m_localIndex[op]] : -1);
 }
 
 Time
 WorkloadExecution::GetOpEnd(uint32_t op) const
 {
-    const Ptr<WorkloadApplication>& app = m_apps[m_workload->GetOps()[op].rank];
-    return app ? app->GetOpEnd(op) : PicoSeconds(-1);
+    const WorkloadApplication* app = PeekPointer(m_apps[(*m_ops)[op].rank]);
+    return PicoSeconds(app ? app->m_endPs[m_localIndex[op]] : -1);
 }
 
 uint32_t
@@ -217,8 +227,8 @@ WorkloadExecution::GetMessageOp(uint32_t src, uint32_t msgId) const
 uint32_t
 WorkloadExecution::GetMessageId(uint32_t op) const
 {
-    const Ptr<WorkloadApplication>& app = m_apps[m_workload->GetOps()[op].rank];
-    return app ? app->GetMessageId(op) : UINT32_MAX;
+    const WorkloadApplication* app = PeekPointer(m_apps[(*m_ops)[op].rank]);
+    return app ? app->m_messageId[m_localIndex[op]] : UINT32_MAX;
 }
 
 uint64_t

@@ -17,6 +17,7 @@ namespace ns3
 
 class Workload;
 class WorkloadApplication;
+struct WorkloadOp;
 
 /**
  * \ingroup ai-fabric
@@ -167,10 +168,12 @@ class WorkloadExecution : public Object
     void OnConservationError(uint32_t op, uint64_t delivered, bool duplicate);
 
     const Workload* m_workload{nullptr};           //!< the DAG
+    const std::vector<WorkloadOp>* m_ops{nullptr}; //!< its ops
     std::vector<uint32_t> m_localIndex;            //!< per op: position among its rank's ops
     std::vector<uint32_t> m_opsFirst;              //!< per endpoint (+ 1): start in m_opsOf
     std::vector<uint32_t> m_opsOf;                 //!< op indices grouped by endpoint
     std::vector<Ptr<WorkloadApplication>> m_apps;  //!< by endpoint (null: none here)
+    std::vector<uint8_t> m_needsApp;               //!< per endpoint: it executes or receives an op
     uint64_t m_opCount{0};                         //!< ops of the applications added
     uint64_t m_opsDone{0};                         //!< ops done
     bool m_started{false};                         //!< Start() ran
