@@ -14,7 +14,8 @@
 #include "ns3/link-profile.h"
 #include "ns3/simulator.h"
 #include "ns3/tree-collective.h"
-#include "ns3/workload-runner.h"
+#include "ns3/workload-execution.h"
+#include "ns3/workload-helper.h"
 #include "ns3/workload.h"
 
 #include <algorithm>
@@ -267,9 +268,9 @@ Simulate(const FabricGraph& graph,
     const uint32_t s0 = wl.AddOp(start);
     CreateCollectiveAlgorithm(g.algorithm)->Build(wl, gi, {s0});
     wl.Finalize();
-    Ptr<WorkloadRunner> runner = CreateObject<WorkloadRunner>();
-    runner->Setup(&wl, fabric.transports);
-    Simulator::ScheduleNow(&WorkloadRunner::Start, runner);
+    WorkloadHelper workloads(&wl);
+    workloads.Install(fabric.gpuNodes);
+    Ptr<WorkloadExecution> runner = workloads.GetExecution();
     Simulator::Stop(Seconds(5));
     Simulator::Run();
     o.complete = runner->IsDone();

@@ -18,7 +18,8 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/training-workload.h"
-#include "ns3/workload-runner.h"
+#include "ns3/workload-execution.h"
+#include "ns3/workload-helper.h"
 #include "ns3/workload.h"
 
 #include <algorithm>
@@ -65,16 +66,17 @@ SingleSwitch(uint32_t gpus)
     return graph;
 }
 
-/// Finalize and run a workload on a fabric; the runner keeps the op times.
-Ptr<WorkloadRunner>
+/// Finalize and run a workload on a fabric (one WorkloadApplication per GPU); the
+/// execution keeps the op times.
+Ptr<WorkloadExecution>
 RunJob(const FabricGraph& graph, Workload& wl)
 {
     wl.Finalize();
     Fabric fabric = FabricBuilder::Build(graph, SpecLocation{});
-    Ptr<WorkloadRunner> runner = CreateObject<WorkloadRunner>();
-    runner->Setup(&wl, fabric.transports);
-    runner->Start();
+    WorkloadHelper workloads(&wl);
+    workloads.Install(fabric.gpuNodes);
     Simulator::Run();
+    Ptr<WorkloadExecution> runner = workloads.GetExecution();
     EXPECT_TRUE(runner->IsDone());
     return runner;
 }
@@ -169,7 +171,7 @@ TEST_F(TrainingWorkloadTest, OneFOneBComputeAndSendsRunInOrder)
     {
         EXPECT_EQ(info.groups[i].group, info.firstGroup + i);
     }
-    Ptr<WorkloadRunner> runner = RunJob(SingleSwitch(4), wl);
+    Ptr<WorkloadExecution> runner = RunJob(SingleSwitch(4), wl);
     for (uint32_t s = 0; s < 4; ++s)
     {
         const TrainingRankInfo& ri = info.ranks[info.Rank(0, s, 0)];
@@ -222,7 +224,7 @@ RunPipeline(const TrainingSpec& spec, TrainingWorkloadInfo& info)
 {
     Workload wl;
     info = BuildTrainingWorkload(spec, wl, spec.tp * spec.pp * spec.dp);
-    Ptr<WorkloadRunner> runner = RunJob(SingleSwitch(spec.tp * spec.pp * spec.dp), wl);
+    Ptr<WorkloadExecution> runner = RunJob(SingleSwitch(spec.tp * spec.pp * spec.dp), wl);
     return SummarizeTrainingRun(info, *runner);
 }
 
@@ -338,7 +340,7 @@ TEST_F(TrainingWorkloadTest, TensorAndPipelineTraffic)
     // (p - 1) boundaries x m micro-batches x TP ranks each way.
     EXPECT_EQ(fwd, 1u * 2 * 2);
     EXPECT_EQ(bwd, 1u * 2 * 2);
-    Ptr<WorkloadRunner> runner = RunJob(SingleSwitch(4), wl);
+    Ptr<WorkloadExecution> runner = RunJob(SingleSwitch(4), wl);
     const TrainingRunSummary sum = SummarizeTrainingRun(info, *runner);
     for (uint32_t r = 0; r < 4; ++r)
     {
@@ -413,7 +415,7 @@ TEST_F(TrainingWorkloadTest, DataParallelBucketsOverlapBackward)
             const TrainingSpec spec = DataParallelJob(flops, overlap);
             Workload wl;
             const TrainingWorkloadInfo info = BuildTrainingWorkload(spec, wl, 4);
-            Ptr<WorkloadRunner> runner = RunJob(SingleSwitch(4), wl);
+            Ptr<WorkloadExecution> runner = RunJob(SingleSwitch(4), wl);
             const TrainingRunSummary sum = SummarizeTrainingRun(info, *runner);
             Case c{flops, overlap, 0, 0, 0, 0};
             c.exposedS = sum.ranks[0].exposedData.GetSeconds();
@@ -539,7 +541,7 @@ TEST_F(TrainingWorkloadTest, MoeAllToAllBytesFollowTheRoutingMatrix)
     EXPECT_EQ(seen.size(), 4u); // dispatch, combine, and their backward pair
     EXPECT_EQ(info.moe[0].sameRank, 10u + 0 + 11 + 18);
     EXPECT_EQ(info.moe[0].dropped, 0u);
-    Ptr<WorkloadRunner> runner = RunJob(SingleSwitch(4), wl);
+    Ptr<WorkloadExecution> runner = RunJob(SingleSwitch(4), wl);
     EXPECT_TRUE(runner->IsDone());
     // Expert compute follows the copies each rank receives.
     const uint64_t received[4] = {13, 17, 51, 53};
@@ -638,7 +640,7 @@ RunMoePlacement(const std::string& placement)
     spec.expertPlacement = placement;
     Workload wl;
     const TrainingWorkloadInfo info = BuildTrainingWorkload(spec, wl, 8, domain, {}, 7);
-    Ptr<WorkloadRunner> runner = RunJob(graph, wl);
+    Ptr<WorkloadExecution> runner = RunJob(graph, wl);
     MoeOutcome out;
     out.localFraction = info.moeTotals.LocalFraction();
     double first = 1e9;
@@ -698,7 +700,7 @@ TEST_F(TrainingWorkloadTest, SameSeedSameTimes)
         spec.peakFlops = 1e14;
         Workload wl;
         const TrainingWorkloadInfo info = BuildTrainingWorkload(spec, wl, 4);
-        Ptr<WorkloadRunner> runner = RunJob(SingleSwitch(4), wl);
+        Ptr<WorkloadExecution> runner = RunJob(SingleSwitch(4), wl);
         std::vector<int64_t> ends;
         for (uint32_t i = 0; i < wl.GetOps().size(); ++i)
         {
@@ -840,7 +842,7 @@ TEST_F(TrainingWorkloadTest, MixedJobRunsAndChainsIterations)
             ends[ri.gpu] = ri.endOp;
         }
         const TrainingWorkloadInfo two = BuildTrainingWorkload(s, wl, 8, {}, ends, 10);
-        Ptr<WorkloadRunner> runner = RunJob(SingleSwitch(8), wl);
+        Ptr<WorkloadExecution> runner = RunJob(SingleSwitch(8), wl);
         const TrainingRunSummary a = SummarizeTrainingRun(one, *runner);
         const TrainingRunSummary b = SummarizeTrainingRun(two, *runner);
         // Each GPU starts its second iteration when its first one is done.

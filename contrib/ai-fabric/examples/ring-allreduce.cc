@@ -3,7 +3,9 @@
  *
  * A ring all-reduce among --gpus GPUs on one InfiniBand NDR switch, built with
  * the module's helpers directly (no YAML): the ns-3-style way to embed
- * ai-fabric in your own program. Prints the simulated time beside formula F1.
+ * ai-fabric in your own program. The fabric builder gives every GPU node an
+ * RdmaTransport; a WorkloadHelper installs a WorkloadApplication on each GPU node
+ * to run its part of the collective. Prints the simulated time beside formula F1.
  *
  *   ai-fabric-ring-allreduce --gpus=8 --bytes=67108864
  */
@@ -13,7 +15,8 @@
 #include "ns3/fabric-builder.h"
 #include "ns3/fabric-graph.h"
 #include "ns3/link-profile.h"
-#include "ns3/workload-runner.h"
+#include "ns3/workload-execution.h"
+#include "ns3/workload-helper.h"
 #include "ns3/workload.h"
 
 #include <iostream>
@@ -60,17 +63,19 @@ main(int argc, char** argv)
     CreateCollectiveAlgorithm("ring")->Build(workload, g, {startOp});
     workload.Finalize();
 
-    Ptr<WorkloadRunner> runner = CreateObject<WorkloadRunner>();
-    runner->Setup(&workload, fabric.transports);
-    runner->Start();
+    WorkloadHelper workloads(&workload);
+    ApplicationContainer apps = workloads.Install(fabric.gpuNodes);
+    apps.Start(Seconds(0));
     Simulator::Run();
+    Ptr<WorkloadExecution> run = workloads.GetExecution();
 
     const AlphaBeta ab = RingAlphaBeta(graph, group.ranks);
     const double analytic = CollectiveAnalyticTime("all-reduce", "ring", gpus, bytes, ab);
     std::cout << "ring all-reduce of " << bytes << " B over " << gpus << " GPUs\n"
               << "  simulated:  " << Simulator::Now().GetSeconds() * 1e3 << " ms\n"
               << "  F1 (alpha-beta): " << analytic * 1e3 << " ms\n"
-              << "  all ops done: " << (runner->IsDone() ? "yes" : "no") << "\n";
+              << "  all ops done: " << (run->IsDone() ? "yes" : "no") << "\n";
+    const bool done = run->IsDone();
     Simulator::Destroy();
-    return runner->IsDone() ? 0 : 1;
+    return done ? 0 : 1;
 }

@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * Two GPUs on one InfiniBand NDR switch: one RDMA WRITE of --bytes from GPU 0
- * to GPU 1. Prints the simulated completion time beside the alpha-beta
- * (store-and-forward) formula of the same path.
+ * to GPU 1, as a workload of one SEND op that a WorkloadApplication on each GPU
+ * node executes on the node's RdmaTransport. Prints the simulated completion time
+ * beside the alpha-beta (store-and-forward) formula of the same path.
  *
  *   ai-fabric-two-gpu-message --bytes=1048576
  */
@@ -12,20 +13,13 @@
 #include "ns3/fabric-builder.h"
 #include "ns3/fabric-graph.h"
 #include "ns3/link-profile.h"
-#include "ns3/rdma-transport.h"
+#include "ns3/workload-execution.h"
+#include "ns3/workload-helper.h"
+#include "ns3/workload.h"
 
 #include <iostream>
 
 using namespace ns3;
-
-namespace
-{
-void
-OnDelivered(Time* at, uint32_t, uint32_t, uint32_t, uint64_t)
-{
-    *at = Simulator::Now();
-}
-} // namespace
 
 int
 main(int argc, char** argv)
@@ -51,11 +45,27 @@ main(int argc, char** argv)
     graph.AddLink(graph.AddGpu("gpu1"), sw, p);
     Fabric fabric = FabricBuilder::Build(graph, SpecLocation{});
 
-    Time arrived;
-    fabric.transports[1]->TraceConnectWithoutContext("MessageDelivered",
-                                                     MakeBoundCallback(&OnDelivered, &arrived));
-    fabric.transports[0]->PostSend(1, 0, bytes);
+    // The workload: one message from GPU 0 to GPU 1.
+    Workload workload;
+    WorkloadGroup group;
+    group.name = "message";
+    group.op = "send-recv";
+    group.bytes = bytes;
+    group.ranks = {0, 1};
+    WorkloadOp send;
+    send.kind = WorkloadOp::SEND;
+    send.group = workload.AddGroup(group);
+    send.rank = 0;
+    send.peer = 1;
+    send.bytes = bytes;
+    const uint32_t op = workload.AddOp(send);
+    workload.Finalize();
+
+    WorkloadHelper workloads(&workload);
+    ApplicationContainer apps = workloads.Install(fabric.gpuNodes);
+    apps.Start(Seconds(0));
     Simulator::Run();
+    const Time arrived = workloads.GetExecution()->GetOpEnd(op);
 
     const AlphaBeta ab = PathAlphaBeta(graph, 0, 1);
     std::cout << "message of " << bytes << " B over " << profile->name << " through one switch\n"

@@ -10,7 +10,7 @@
 #include "ns3/fabric-builder.h"
 #include "ns3/fabric-graph.h"
 #include "ns3/straggler-ledger.h"
-#include "ns3/workload-runner.h"
+#include "ns3/workload-execution.h"
 #include "ns3/workload.h"
 
 #include <algorithm>
@@ -223,7 +223,7 @@ void
 GatherStragglers(const FabricGraph& graph,
                  const Fabric& fabric,
                  const Workload& workload,
-                 const WorkloadRunner& runner,
+                 const WorkloadExecution& runner,
                  const StragglerLedger& ledger,
                  const std::vector<std::string>& trainingKind,
                  uint32_t k,

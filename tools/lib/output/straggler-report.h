@@ -18,7 +18,7 @@ class FabricGraph;
 class JsonWriter;
 class StragglerLedger;
 class Workload;
-class WorkloadRunner;
+class WorkloadExecution;
 struct Fabric;
 
 /**
@@ -42,7 +42,7 @@ struct Fabric;
  * \param graph the fabric graph
  * \param fabric the built fabric
  * \param workload the workload as run
- * \param runner the runner after the run
+ * \param runner the workload execution after the run
  * \param ledger the ledger after the run
  * \param trainingKind per workload group: its training kind ("tp", "dp", ...), or
  * empty for a collective of the traffic
@@ -52,7 +52,7 @@ struct Fabric;
 void GatherStragglers(const FabricGraph& graph,
                       const Fabric& fabric,
                       const Workload& workload,
-                      const WorkloadRunner& runner,
+                      const WorkloadExecution& runner,
                       const StragglerLedger& ledger,
                       const std::vector<std::string>& trainingKind,
                       uint32_t k,

@@ -13,7 +13,7 @@
 #include "ns3/rdma-transport.h"
 #include "ns3/simulator.h"
 #include "ns3/spec-error.h"
-#include "ns3/workload-runner.h"
+#include "ns3/workload-execution.h"
 #include "ns3/workload.h"
 
 #include <algorithm>
@@ -99,7 +99,7 @@ InstallRunSignalHandlers()
     sigaction(SIGTERM, &sa, nullptr);
 }
 
-RunWatchdog::RunWatchdog(const Fabric& fabric, Ptr<WorkloadRunner> runner, Time noProgress)
+RunWatchdog::RunWatchdog(const Fabric& fabric, Ptr<WorkloadExecution> runner, Time noProgress)
     : m_fabric(fabric)
     , m_runner(runner)
     , m_noProgress(noProgress)
@@ -257,7 +257,7 @@ void
 CheckRun(const FabricGraph& graph,
          const Fabric& fabric,
          const Workload& workload,
-         const WorkloadRunner& runner,
+         const WorkloadExecution& runner,
          RunResults& r)
 {
     const auto& ops = workload.GetOps();

@@ -21,7 +21,7 @@ struct Fabric;
 class FabricGraph;
 struct TopologySpec;
 class Workload;
-class WorkloadRunner;
+class WorkloadExecution;
 
 /**
  * \ingroup ai-fabric
@@ -102,10 +102,10 @@ class RunWatchdog
 
     /**
      * \param fabric the fabric (packet-hop counters)
-     * \param runner the workload runner
+     * \param runner the workload execution
      * \param noProgress how long without progress is a stall (zero or negative: never)
      */
-    RunWatchdog(const Fabric& fabric, Ptr<WorkloadRunner> runner, Time noProgress);
+    RunWatchdog(const Fabric& fabric, Ptr<WorkloadExecution> runner, Time noProgress);
 
     /// Schedule the first tick (now).
     void Start();
@@ -122,16 +122,16 @@ class RunWatchdog
     /// One tick: check the interrupt flag; every interval, the progress.
     void Tick();
 
-    const Fabric& m_fabric;       //!< the fabric
-    Ptr<WorkloadRunner> m_runner; //!< the runner
-    Time m_noProgress;            //!< stall interval
-    Time m_nextCheck;             //!< next progress check
-    Time m_lastProgress;          //!< last time progress was seen
-    uint64_t m_hops{0};           //!< packet hops at the last check
-    uint64_t m_opsDone{0};        //!< ops done at the last check
-    uint64_t m_events{0};         //!< ticks executed
-    bool m_stalled{false};        //!< stopped for lack of progress
-    bool m_interrupted{false};    //!< stopped by an interrupt
+    const Fabric& m_fabric;          //!< the fabric
+    Ptr<WorkloadExecution> m_runner; //!< the workload execution
+    Time m_noProgress;               //!< stall interval
+    Time m_nextCheck;                //!< next progress check
+    Time m_lastProgress;             //!< last time progress was seen
+    uint64_t m_hops{0};              //!< packet hops at the last check
+    uint64_t m_opsDone{0};           //!< ops done at the last check
+    uint64_t m_events{0};            //!< ticks executed
+    bool m_stalled{false};           //!< stopped for lack of progress
+    bool m_interrupted{false};       //!< stopped by an interrupt
 };
 
 /**
@@ -146,13 +146,13 @@ class RunWatchdog
  * \param graph the fabric graph
  * \param fabric the fabric after the run
  * \param workload the workload
- * \param runner the runner after the run
+ * \param runner the workload execution after the run
  * \param r the results (complete, stopReason already set)
  */
 void CheckRun(const FabricGraph& graph,
               const Fabric& fabric,
               const Workload& workload,
-              const WorkloadRunner& runner,
+              const WorkloadExecution& runner,
               RunResults& r);
 
 /// Most stalled messages kept in RunResults::stallReport.

@@ -27,7 +27,9 @@
 #include "ns3/straggler-ledger.h"
 #include "ns3/string.h"
 #include "ns3/training-workload.h"
-#include "ns3/workload-runner.h"
+#include "ns3/workload-application.h"
+#include "ns3/workload-execution.h"
+#include "ns3/workload-helper.h"
 #include "ns3/workload.h"
 
 #include <algorithm>
@@ -212,7 +214,7 @@ BuildTraining(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl, 
 class ProgressMonitor
 {
   public:
-    ProgressMonitor(Ptr<WorkloadRunner> runner, const RunOptions& options, Clock::time_point t0)
+    ProgressMonitor(Ptr<WorkloadExecution> runner, const RunOptions& options, Clock::time_point t0)
         : m_runner(runner)
         , m_out(options.progressOut ? options.progressOut : &std::cerr)
         , m_after(options.progressAfterS)
@@ -281,7 +283,7 @@ class ProgressMonitor
                << "\033[K" << std::flush;
     }
 
-    Ptr<WorkloadRunner> m_runner;
+    Ptr<WorkloadExecution> m_runner;
     std::ostream* m_out;
     double m_after;
     Clock::time_point m_t0;
@@ -327,14 +329,11 @@ StopAtLimit()
     Simulator::Stop();
 }
 
-/// Stops the simulation the moment the workload is done.
+/// Stops the simulation the moment the workload is done (trace sink of its "Done").
 void
-StopWhenDone(Ptr<WorkloadRunner> runner, uint32_t /* op */)
+StopWhenDone()
 {
-    if (runner->IsDone())
-    {
-        Simulator::Stop();
-    }
+    Simulator::Stop();
 }
 
 /**
@@ -533,7 +532,7 @@ TrainingKindLane(uint32_t kind)
  *
  * \param graph the fabric
  * \param workload the workload as run
- * \param runner the runner after the run
+ * \param runner the workload execution after the run
  * \param training the training job's iterations (may be empty)
  * \param trace gather trace events
  * \param r the results to fill
@@ -541,7 +540,7 @@ TrainingKindLane(uint32_t kind)
 void
 GatherGroups(const FabricGraph& graph,
              const Workload& workload,
-             const WorkloadRunner& runner,
+             const WorkloadExecution& runner,
              const TrainingBuild& training,
              bool trace,
              RunResults& r)
@@ -787,12 +786,12 @@ ComputeName(const TrainingComputeOp& c)
  * \brief The training job's iterations, per-rank breakdown, MoE totals and
  * compute trace events.
  * \param tb the job as built
- * \param runner the runner after the run
+ * \param runner the workload execution after the run
  * \param trace gather trace events
  * \param r the results to fill
  */
 void
-GatherTraining(const TrainingBuild& tb, const WorkloadRunner& runner, bool trace, RunResults& r)
+GatherTraining(const TrainingBuild& tb, const WorkloadExecution& runner, bool trace, RunResults& r)
 {
     const TrainingSpec& spec = tb.spec;
     TrainingResult& t = r.training;
@@ -1007,10 +1006,14 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     std::unique_ptr<StragglerLedger> ledger = MakeStragglerLedger(spec, workload, fabric);
     PacketCapture capture(spec, graph, fabric);
 
-    Ptr<WorkloadRunner> runner = CreateObject<WorkloadRunner>();
-    runner->Setup(&workload, fabric.transports);
-    runner->TraceConnectWithoutContext("OpCompleted", MakeBoundCallback(&StopWhenDone, runner));
-    Simulator::ScheduleNow(&WorkloadRunner::Start, runner);
+    // One WorkloadApplication per GPU node, each driving its node's transport. The workload
+    // starts in this event (every op without dependencies, in op order), before the
+    // monitors' first ticks; the applications' own start events find it started.
+    WorkloadHelper workloads(&workload);
+    const ApplicationContainer apps = workloads.Install(fabric.gpuNodes);
+    Ptr<WorkloadExecution> runner = workloads.GetExecution();
+    runner->TraceConnectWithoutContext("Done", MakeCallback(&StopWhenDone));
+    Simulator::ScheduleNow(&WorkloadExecution::Start, runner);
     Simulator::Schedule(spec.stopTime, &StopAtLimit);
     ProgressMonitor monitor(runner, options, t0);
     if (options.progress)
@@ -1047,9 +1050,17 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     r.links = graph.GetLinks().size();
     r.simTimeS = Simulator::Now().GetSeconds();
     // The monitor's own events depend on whether progress is shown: leave them out.
-    // The sampler's and the watchdog's events are bookkeeping too: leave them out.
+    // The sampler's and the watchdog's events are bookkeeping too: leave them out, and so
+    // are the applications' start-up events (ns-3's Application::Initialize, one per
+    // application, always run before the workload's start; StartApplication, once each
+    // unless the run stopped first), which find the workload started.
+    uint64_t appEvents = apps.GetN();
+    for (uint32_t i = 0; i < apps.GetN(); ++i)
+    {
+        appEvents += DynamicCast<WorkloadApplication>(apps.Get(i))->HasStarted() ? 1 : 0;
+    }
     r.events = Simulator::GetEventCount() - eventsBefore - monitor.Events() - sampler.Events()
-               - watchdog.Events();
+               - watchdog.Events() - appEvents;
     r.packetHops = fabric.GetPacketHops();
     r.complete = runner->IsDone();
     r.interrupted = !r.complete && watchdog.Interrupted();

@@ -15,6 +15,7 @@
 #include "ns3/pointer.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-recovery-ops.h"
+#include "ns3/rdma-transport-helper.h"
 #include "ns3/rdma-transport.h"
 #include "ns3/spec-names.h"
 #include "ns3/string.h"
@@ -417,6 +418,13 @@ FabricBuilder::Build(const FabricGraph& graph,
 
     // One RDMA transport per GPU: on its one port, or on all its ports (NVLink and
     // NIC) with the GPU's forwarding element choosing per destination.
+    RdmaTransportHelper rdma;
+    rdma.SetMtu(pathMtu);
+    rdma.SetTransportAttribute("RecoveryOps", PointerValue(recovery));
+    if (options.congestionControl)
+    {
+        rdma.SetCongestionControl(options.congestionControl);
+    }
     for (uint32_t gpu = 0; gpu < graph.GetGpuCount(); ++gpu)
     {
         const uint32_t n = graph.GetGpuNode(gpu);
@@ -443,31 +451,14 @@ FabricBuilder::Build(const FabricGraph& graph,
             }
         }
         const LinkProfile& profile = graph.GetProfiles()[links[fabricLink].profile];
-        Ptr<RdmaTransport> t = CreateObject<RdmaTransport>();
-        t->SetAttribute("DataPriority", UintegerValue(profile.dataPriority));
-        t->SetAttribute("ControlPriority", UintegerValue(profile.controlPriority));
-        t->SetAttribute("RecoveryOps", PointerValue(recovery));
-        if (options.congestionControl)
-        {
-            t->SetAttribute("CongestionControl", PointerValue(options.congestionControl));
-        }
-        if (const Ptr<FabricSwitch>& sw = f.switches[n])
-        {
-            std::vector<Ptr<FabricNetDevice>> ports;
-            for (uint32_t i = 0; i < sw->GetNPorts(); ++i)
-            {
-                ports.push_back(sw->GetPort(i));
-            }
-            t->Setup(gpu, ports, pathMtu, MakeBoundCallback(&SelectPort, sw));
-            sw->SetLocalEndpoint(gpu, t->GetReceiveCallback());
-        }
-        else
-        {
-            const uint32_t l = adj[0].link;
-            t->Setup(gpu, links[l].a == n ? f.devicesA[l] : f.devicesB[l], pathMtu);
-        }
-        f.nodes.Get(n)->AggregateObject(t);
-        f.transports[gpu] = t;
+        rdma.SetTransportAttribute("DataPriority", UintegerValue(profile.dataPriority));
+        rdma.SetTransportAttribute("ControlPriority", UintegerValue(profile.controlPriority));
+        const Ptr<FabricSwitch>& sw = f.switches[n];
+        f.gpuNodes.Add(f.nodes.Get(n));
+        f.transports[gpu]
+            = rdma.Install(f.nodes.Get(n),
+                           gpu,
+                           sw ? MakeBoundCallback(&SelectPort, sw) : RdmaTransport::PortSelector());
     }
 
     // Routing tables, per destination GPU, from the graph's routing policy (all

@@ -30,6 +30,7 @@ class FabricGraph;
 struct Fabric
 {
     NodeContainer nodes;                        //!< one ns-3 Node per graph node, same order
+    NodeContainer gpuNodes;                     //!< the GPUs' Nodes, by GPU index
     std::vector<Ptr<RdmaTransport>> transports; //!< per GPU index
     std::vector<Ptr<FabricSwitch>> switches;    //!< per graph node; null for GPUs
     std::vector<Ptr<FabricNetDevice>> devicesA; //!< per graph link: the device at end a

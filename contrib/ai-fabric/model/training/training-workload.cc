@@ -7,7 +7,7 @@
 #include "ns3/collective-algorithm.h"
 #include "ns3/expert-placement.h"
 #include "ns3/log.h"
-#include "ns3/workload-runner.h"
+#include "ns3/workload-execution.h"
 #include "ns3/workload.h"
 
 #include <algorithm>
@@ -1585,7 +1585,7 @@ TrainingRunSummary::IdleFraction(uint32_t rank) const
 }
 
 TrainingRunSummary
-SummarizeTrainingRun(const TrainingWorkloadInfo& info, const WorkloadRunner& runner)
+SummarizeTrainingRun(const TrainingWorkloadInfo& info, const WorkloadExecution& runner)
 {
     TrainingRunSummary sum;
     const uint32_t n = info.ranks.size();

@@ -16,7 +16,7 @@ namespace ns3
 {
 
 class Workload;
-class WorkloadRunner;
+class WorkloadExecution;
 
 /**
  * \ingroup ai-fabric
@@ -395,11 +395,11 @@ struct TrainingRunSummary
  * from its end to the iteration's end is pipeline idle.
  *
  * \param info what BuildTrainingWorkload() returned
- * \param runner the runner after the run
+ * \param runner the workload execution after the run
  * \return the summary
  */
 TrainingRunSummary SummarizeTrainingRun(const TrainingWorkloadInfo& info,
-                                        const WorkloadRunner& runner);
+                                        const WorkloadExecution& runner);
 
 } // namespace ns3
 

@@ -87,7 +87,7 @@ struct WorkloadGroup
  *
  * An op starts when all ops it depends on are done; ops without
  * dependencies start at time zero. Collective algorithms and (later) training
- * schedules write into it; the WorkloadRunner executes it. Successor lists are
+ * schedules write into it; WorkloadApplications (one per GPU node) execute it. Successor lists are
  * stored compactly (CSR) after Finalize().
  */
 class Workload

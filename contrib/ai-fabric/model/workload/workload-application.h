@@ -1,0 +1,163 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AI_FABRIC_WORKLOAD_APPLICATION_H
+#define AI_FABRIC_WORKLOAD_APPLICATION_H
+
+#include "ns3/application.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class RdmaTransport;
+class Workload;
+class WorkloadExecution;
+
+/**
+ * \ingroup ai-fabric
+ * \brief Executes the ops of one GPU endpoint of a Workload DAG on its node's
+ * RdmaTransport (aggregated to the node).
+ *
+ * An op starts the moment its last dependency is done; ops without dependencies
+ * start when the workload starts (WorkloadExecution::Start(), which the first
+ * application's start calls). A SEND posts a message on this node's transport and
+ * is done when the message has fully arrived at the peer; a DELAY is done after its
+ * duration. The application records the start and end time of each of its ops.
+ *
+ * What crosses nodes goes through the shared WorkloadExecution: this node's
+ * transport reports a message delivered here (MessageDelivered), the execution
+ * hands it to the sender's application, which completes its SEND op; a done op's
+ * successors are started by their own endpoints' applications. All of it happens
+ * in the event of the delivery (or of the DELAY's end), in successor order.
+ *
+ * It knows nothing about what the ops mean.
+ */
+class WorkloadApplication : public Application
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    WorkloadApplication();
+    ~WorkloadApplication() override;
+    WorkloadApplication(const WorkloadApplication&) = delete;
+    WorkloadApplication& operator=(const WorkloadApplication&) = delete;
+
+    /**
+     * TracedCallback signature for op events.
+     * \param op the op index
+     */
+    typedef void (*OpTracedCallback)(uint32_t op);
+    /**
+     * TracedCallback signature for a message that broke byte conservation.
+     * \param op the SEND op
+     * \param delivered payload bytes the receiver accepted
+     * \param duplicate true if it was delivered again after it had completed
+     */
+    typedef void (*ConservationTracedCallback)(uint32_t op, uint64_t delivered, bool duplicate);
+
+    /**
+     * \brief Bind to the workload's execution and to the RdmaTransport aggregated to
+     * this application's node (call after Node::AddApplication); registers with the
+     * execution.
+     * \param execution the execution (its workload already set)
+     */
+    void Setup(Ptr<WorkloadExecution> execution);
+
+    /// \return the endpoint (GPU index) whose ops this application executes
+    uint32_t GetEndpoint() const;
+
+    /**
+     * \brief Start an op of this endpoint now (its dependencies are done).
+     * \param op the op
+     */
+    void StartOp(uint32_t op);
+    /**
+     * \brief One dependency of an op of this endpoint is done; start it if it was the last.
+     * \param op the op
+     */
+    void DependencyDone(uint32_t op);
+    /**
+     * \brief A message this endpoint posted has arrived: complete its SEND op.
+     * \param msgId the message id this endpoint's transport gave it
+     * \param bytes payload bytes the receiver accepted
+     */
+    void MessageDelivered(uint32_t msgId, uint64_t bytes);
+
+    /// \param op an op of this endpoint \return its start time (negative if not started)
+    Time GetOpStart(uint32_t op) const;
+    /// \param op an op of this endpoint \return its end time (negative if not done)
+    Time GetOpEnd(uint32_t op) const;
+    /// \param op a SEND op of this endpoint \return its message id (UINT32_MAX if none)
+    uint32_t GetMessageId(uint32_t op) const;
+    /// \param msgId a message id of this endpoint \return its SEND op (UINT32_MAX if none)
+    uint32_t GetMessageOp(uint32_t msgId) const;
+    /// \return ops of this endpoint
+    uint32_t GetOpCount() const;
+    /// \return ops done
+    uint64_t GetOpsDone() const;
+    /// \return payload bytes of this endpoint's SEND ops
+    uint64_t GetBytesTotal() const;
+    /// \return payload bytes of SEND ops done
+    uint64_t GetBytesDone() const;
+    /// \return messages (SEND ops) posted
+    uint64_t GetMessagesPosted() const;
+    /// \return messages (SEND ops) delivered
+    uint64_t GetMessagesDelivered() const;
+    /// \return true once StartApplication() has run
+    bool HasStarted() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    friend class WorkloadExecution; // reads the per-op state of its applications directly
+
+    void StartApplication() override;
+    void StopApplication() override;
+
+    /**
+     * \param op an op of this endpoint that is done now
+     */
+    void CompleteOp(uint32_t op);
+    /**
+     * \brief A message arrived at this endpoint (trace sink of its transport).
+     * \param src source endpoint
+     * \param dst destination endpoint (this one)
+     * \param msgId message id at the source
+     * \param bytes payload bytes
+     */
+    void OnTransportDelivered(uint32_t src, uint32_t dst, uint32_t msgId, uint64_t bytes);
+
+    Ptr<WorkloadExecution> m_execution;     //!< the shared execution
+    Ptr<RdmaTransport> m_transport;         //!< this node's transport
+    const Workload* m_workload{nullptr};    //!< the DAG
+    uint32_t m_endpoint{0};                 //!< this endpoint
+    std::vector<uint32_t> m_waiting;        //!< per own op: unfinished dependencies
+    std::vector<int64_t> m_startPs;         //!< per own op: start time, ps (-1: not yet)
+    std::vector<int64_t> m_endPs;           //!< per own op: end time, ps (-1: not yet)
+    std::vector<uint32_t> m_messageId;      //!< per own op: message id (SEND)
+    std::vector<uint32_t> m_opByMessage;    //!< message id -> op
+    uint64_t m_opsDone{0};                  //!< ops done
+    uint64_t m_bytesTotal{0};               //!< SEND payload bytes
+    uint64_t m_bytesDone{0};                //!< SEND payload bytes delivered
+    uint64_t m_messagesPosted{0};           //!< SEND ops posted
+    uint64_t m_messagesDelivered{0};        //!< SEND ops delivered
+    bool m_started{false};                  //!< StartApplication() ran
+    TracedCallback<uint32_t> m_opStarted;   //!< op started
+    TracedCallback<uint32_t> m_opCompleted; //!< op done
+    TracedCallback<uint32_t, uint64_t, bool> m_conservation; //!< conservation error
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_WORKLOAD_APPLICATION_H */
