@@ -154,7 +154,7 @@ TEST_F(PacketPathTest, StreamSerializationIsExactAtNonIntegralPicosecondsPerByte
     const double expect = (wire + 4138) * 8 / 3600e9;
     EXPECT_NEAR(at.GetSeconds(), expect, 3e-12);
     // The NIC was busy exactly wire * 8 / rate, to the picosecond.
-    EXPECT_NEAR(f.devicesA[0]->GetBusyTime().GetSeconds(), wire * 8 / 3600e9, 1e-12);
+    EXPECT_NEAR(f.devicesA[0]->GetStats().busyTime.GetSeconds(), wire * 8 / 3600e9, 1e-12);
 }
 
 TEST_F(PacketPathTest, QueuePairsShareTheNicRoundRobin)

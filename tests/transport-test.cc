@@ -330,19 +330,19 @@ TEST_F(TransportTest, PacedQueuePairSendsAtItsRateAndLeavesTheRestToOthers)
     {
         EXPECT_EQ((tx[i].first - tx[i - 1].first).GetPicoSeconds(), 167120) << i;
     }
-    const double busy = t->GetNic()->GetBusyTime().GetSeconds() / 20e-6;
+    const double busy = t->GetNic()->GetStats().busyTime.GetSeconds() / 20e-6;
     EXPECT_NEAR(busy, 0.5, 0.01);
 
     // A second queue pair at line rate (to GPU 2) takes the gaps: the NIC is busy all the
     // time, and the paced queue pair keeps its 167.12 ns spacing.
     tx.clear();
     const Time t0 = Simulator::Now();
-    const Time busy0 = t->GetNic()->GetBusyTime();
+    const Time busy0 = t->GetNic()->GetStats().busyTime;
     t->PostSend(2, 0, 64ull << 20);
     Simulator::Stop(MicroSeconds(20));
     Simulator::Run();
-    const double busy2
-        = (t->GetNic()->GetBusyTime() - busy0).GetSeconds() / (Simulator::Now() - t0).GetSeconds();
+    const double busy2 = (t->GetNic()->GetStats().busyTime - busy0).GetSeconds()
+                         / (Simulator::Now() - t0).GetSeconds();
     EXPECT_GT(busy2, 0.99);
     std::vector<Time> paced;
     uint64_t others = 0;
@@ -699,7 +699,7 @@ TEST_F(TransportTest, DcqcnTwoFlowsShareTheBottleneckAndHoldTheQueueNearKmin)
               << f.switches[0]->GetEcnMarks() << ", rate changes "
               << f.transports[0]->GetRateChanges() + f.transports[1]->GetRateChanges()
               << ", PFC pauses "
-              << f.devicesA[0]->GetPausesReceived() + f.devicesA[1]->GetPausesReceived()
+              << f.devicesA[0]->GetStats().pausesReceived + f.devicesA[1]->GetStats().pausesReceived
               << ", events " << Simulator::GetEventCount() << std::endl;
     EXPECT_NEAR(gbps[0] / fair, 1.0, 0.10);
     EXPECT_NEAR(gbps[1] / fair, 1.0, 0.10);
