@@ -39,6 +39,7 @@ FabricFlowControl::DoDispose()
 void
 FabricFlowControl::SetDevice(FabricNetDevice* device)
 {
+    NS_LOG_FUNCTION(this << device);
     m_device = device;
 }
 

@@ -177,6 +177,7 @@ FabricNetDevice::EnsureLanes()
 void
 FabricNetDevice::SetFlowControl(Ptr<FabricFlowControl> flowControl)
 {
+    NS_LOG_FUNCTION(this << flowControl);
     NS_ABORT_MSG_IF(!flowControl, "FabricNetDevice needs a flow control");
     if (m_flowControl && m_flowControl != flowControl)
     {
