@@ -496,18 +496,18 @@ class PacingTestCase : public TestCase
                                       tol,
                                       "gap " << i);
         }
-        const double busy = t->GetNic()->GetBusyTime().GetSeconds() / 20e-6;
+        const double busy = t->GetNic()->GetStats().busyTime.GetSeconds() / 20e-6;
         NS_TEST_EXPECT_MSG_EQ_TOL(busy, 0.5, 0.01, "NIC half busy");
 
         // A second queue pair at line rate (to GPU 2) takes the gaps: the NIC is busy all the
         // time, and the paced queue pair keeps its 167.12 ns spacing.
         tx.clear();
         const Time t0 = Simulator::Now();
-        const Time busy0 = t->GetNic()->GetBusyTime();
+        const Time busy0 = t->GetNic()->GetStats().busyTime;
         t->PostSend(2, 0, 64ull << 20);
         Simulator::Stop(MicroSeconds(20));
         Simulator::Run();
-        const double busy2 = (t->GetNic()->GetBusyTime() - busy0).GetSeconds()
+        const double busy2 = (t->GetNic()->GetStats().busyTime - busy0).GetSeconds()
                              / (Simulator::Now() - t0).GetSeconds();
         NS_TEST_EXPECT_MSG_GT(busy2, 0.99, "NIC busy");
         std::vector<Time> paced;

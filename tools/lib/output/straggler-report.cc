@@ -9,6 +9,7 @@
 
 #include "ns3/fabric-builder.h"
 #include "ns3/fabric-graph.h"
+#include "ns3/pfc-flow-control.h"
 #include "ns3/straggler-ledger.h"
 #include "ns3/workload-execution.h"
 #include "ns3/workload.h"
@@ -171,7 +172,7 @@ AttributeFlow(const FabricGraph& graph,
                                                      : r.ports[e.port].tierClass;
         h.position = i;
         h.queueS = Sec(e.queue);
-        const bool pfc = dev->GetFlowControl() == FabricNetDevice::FC_PFC;
+        const bool pfc = DynamicCast<PfcFlowControl>(dev->GetFlowControl()) != nullptr;
         const bool last = i + 1 == path.size();
         (pfc ? h.pauseS : h.creditStallS) = Sec(e.hold);
         h.backPressureS = Sec(e.kept);

@@ -379,9 +379,10 @@ CollectCounters(const Fabric& fabric)
 {
     FabricCounters k;
     auto port = [&k](const Ptr<FabricNetDevice>& d) {
-        k.pauseFrames += d->GetPausesSent();
-        k.pausedS += d->GetPausedTime().GetSeconds();
-        k.stallS += d->GetStallTime().GetSeconds();
+        const FabricNetDevice::Stats s = d->GetStats();
+        k.pauseFrames += s.pausesSent;
+        k.pausedS += s.pausedTime.GetSeconds();
+        k.stallS += s.stallTime.GetSeconds();
     };
     for (std::size_t i = 0; i < fabric.devicesA.size(); ++i)
     {
@@ -444,17 +445,18 @@ CollectPorts(const FabricGraph& graph, const Fabric& fabric, bool custom)
             p.peer = nodes[end == 0 ? link.b : link.a].name;
             p.tier = tier;
             p.technology = tech;
-            p.txPackets = d->GetTxPackets();
-            p.txBytes = d->GetTxWireBytes();
-            p.busyS = d->GetBusyTime().GetSeconds();
-            p.drops = d->GetDrops();
-            p.peakQueueBytes = d->GetPeakQueuedBytes();
-            p.pausesReceived = d->GetPausesReceived();
-            p.pausedS = d->GetPausedTime().GetSeconds();
-            p.stallS = d->GetStallTime().GetSeconds();
+            const FabricNetDevice::Stats s = d->GetStats();
+            p.txPackets = s.txPackets;
+            p.txBytes = s.txWireBytes;
+            p.busyS = s.busyTime.GetSeconds();
+            p.drops = s.drops;
+            p.peakQueueBytes = s.peakQueuedBytes;
+            p.pausesReceived = s.pausesReceived;
+            p.pausedS = s.pausedTime.GetSeconds();
+            p.stallS = s.stallTime.GetSeconds();
             p.portId = ports.size();
             p.tierClass = tierClass;
-            p.ecnMarks = d->GetEcnMarks();
+            p.ecnMarks = s.ecnMarks;
             p.p99QueueBytes = d->GetQueuePercentileBytes(99.0);
             p.rateBps = static_cast<double>(graph.GetProfiles()[link.profile].rate.GetBitRate());
             ports.push_back(p);

@@ -130,7 +130,7 @@ PortSampler::Rows() const
     std::vector<uint32_t> active;
     for (uint32_t i = 0; i < n; ++i)
     {
-        if (m_ports[i]->GetTxPackets() > 0)
+        if (m_ports[i]->GetStats().txPackets > 0)
         {
             active.push_back(i);
         }

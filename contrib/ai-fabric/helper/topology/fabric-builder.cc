@@ -5,13 +5,16 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/credit-flow-control.h"
 #include "ns3/data-rate.h"
 #include "ns3/fabric-channel.h"
 #include "ns3/fabric-graph.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/fabric-switch.h"
+#include "ns3/no-flow-control.h"
 #include "ns3/node.h"
 #include "ns3/object-factory.h"
+#include "ns3/pfc-flow-control.h"
 #include "ns3/pointer.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-recovery-ops.h"
@@ -35,7 +38,7 @@ Fabric::GetPacketHops() const
     uint64_t hops = 0;
     for (std::size_t i = 0; i < devicesA.size(); ++i)
     {
-        hops += devicesA[i]->GetTxPackets() + devicesB[i]->GetTxPackets();
+        hops += devicesA[i]->GetStats().txPackets + devicesB[i]->GetStats().txPackets;
     }
     return hops;
 }
@@ -187,6 +190,53 @@ RoleOf(const FabricGraph& graph, uint32_t n)
     return Role::ENDPOINT;
 }
 
+/**
+ * \param profile a link profile
+ * \param cellPackets MTU packets per simulated packet (the fidelity knob; 1: off)
+ * \return the largest frame's bytes as PFC sizes it (a cell of cellPackets MTU frames)
+ */
+uint64_t
+PfcFrameBytes(const LinkProfile& profile, uint32_t cellPackets)
+{
+    return uint64_t{cellPackets} * (profile.mtu + profile.headerBytes + profile.framingBytes);
+}
+
+/**
+ * \param profile a link profile
+ * \param cellPackets MTU packets per simulated packet (the fidelity knob; 1: off)
+ * \return the flow control of one port of a link of that profile
+ */
+Ptr<FabricFlowControl>
+MakeFlowControl(const LinkProfile& profile, uint32_t cellPackets)
+{
+    ObjectFactory factory;
+    switch (profile.flowControl)
+    {
+        case LinkProfile::FlowControl::CREDIT:
+            // The peer advertises the same per-lane receive buffer.
+            factory.SetTypeId(CreditFlowControl::GetTypeId());
+            factory.Set("CreditsPerLane", UintegerValue(profile.creditsPerLane));
+            factory.Set("CreditBlockBytes", UintegerValue(profile.creditBlockBytes));
+            break;
+        case LinkProfile::FlowControl::PFC:
+            // The mlx5 headroom holds 2.72 largest frames beyond the cable's bytes: with cells,
+            // the largest frame is a cell.
+            factory.SetTypeId(PfcFlowControl::GetTypeId());
+            factory.Set("Headroom",
+                        UintegerValue(profile.PfcHeadroomBytes()
+                                      + static_cast<uint64_t>(std::ceil(
+                                          2.72
+                                          * static_cast<double>(PfcFrameBytes(profile, cellPackets)
+                                                                - PfcFrameBytes(profile, 1))))));
+            factory.Set("ResumeOffset", UintegerValue(PfcFrameBytes(profile, cellPackets)));
+            break;
+        case LinkProfile::FlowControl::NONE:
+            factory.SetTypeId(NoFlowControl::GetTypeId());
+            break;
+    }
+    return factory.Create<FabricFlowControl>();
+}
+
 Ptr<FabricNetDevice>
 MakeDevice(Ptr<Node> node, const LinkProfile& profile, Role role, uint32_t cellPackets)
 {
@@ -204,48 +254,17 @@ MakeDevice(Ptr<Node> node, const LinkProfile& profile, Role role, uint32_t cellP
                       TimeValue(nodeIsSwitch ? profile.switchLatency : profile.nicLatency));
     dev->SetAttribute("CutThrough", BooleanValue(nodeIsSwitch && profile.cutThrough));
     dev->SetAttribute("Priorities", UintegerValue(std::max<uint8_t>(1, profile.priorities)));
-    dev->SetAttribute("FlowControl", UintegerValue(static_cast<uint8_t>(profile.flowControl)));
-    dev->SetAttribute("CreditBlockBytes", UintegerValue(profile.creditBlockBytes));
+    dev->SetAttribute("FlowControl", PointerValue(MakeFlowControl(profile, cellPackets)));
     dev->SetAttribute("ReturnCreditsOnReceive", BooleanValue(role == Role::ENDPOINT));
     node->AddDevice(dev);
-    if (profile.flowControl == LinkProfile::FlowControl::CREDIT)
-    {
-        // The peer advertises the same per-lane receive buffer.
-        for (uint8_t lane = 0; lane < std::max<uint8_t>(1, profile.priorities); ++lane)
-        {
-            dev->SetInitialCredits(lane, profile.creditsPerLane);
-        }
-    }
     return dev;
 }
 
-/**
- * \param profile a link profile
- * \param cellPackets MTU packets per simulated packet (the fidelity knob; 1: off)
- * \return the largest frame's bytes as PFC sizes it (a cell of cellPackets MTU frames)
- */
-uint64_t
-PfcFrameBytes(const LinkProfile& profile, uint32_t cellPackets)
-{
-    return uint64_t{cellPackets} * (profile.mtu + profile.headerBytes + profile.framingBytes);
-}
-
 FabricSwitch::PortConfig
-MakePortConfig(const LinkProfile& profile, uint32_t cellPackets)
+MakePortConfig(const LinkProfile& profile)
 {
     FabricSwitch::PortConfig c;
     c.bufferShare = profile.bufferPerPort;
-    if (profile.flowControl == LinkProfile::FlowControl::PFC)
-    {
-        // The mlx5 headroom holds 2.72 largest frames beyond the cable's bytes: with cells,
-        // the largest frame is a cell.
-        c.pfcHeadroom = profile.PfcHeadroomBytes()
-                        + static_cast<uint64_t>(
-                            std::ceil(2.72
-                                      * static_cast<double>(PfcFrameBytes(profile, cellPackets)
-                                                            - PfcFrameBytes(profile, 1))));
-        c.resumeOffset = PfcFrameBytes(profile, cellPackets);
-    }
     c.ecnKmin = profile.ecnKmin;
     c.ecnKmax = profile.ecnKmax;
     c.ecnPmax = profile.ecnPmax;
@@ -337,7 +356,7 @@ FabricBuilder::Build(const FabricGraph& graph,
             if (f.switches[n])
             {
                 const LinkProfile& profile = graph.GetProfiles()[links[adj.link].profile];
-                FabricSwitch::PortConfig config = MakePortConfig(profile, options.cellPackets);
+                FabricSwitch::PortConfig config = MakePortConfig(profile);
                 config.edge = !graph.IsTransit(adj.peer)
                               || nodes[adj.peer].kind == FabricGraph::NodeKind::NIC;
                 config.global = nodes[n].group != FabricGraph::NONE

@@ -46,8 +46,7 @@ FabricChannel::DoDispose()
     m_ends[1] = nullptr;
     for (Direction& d : m_dirs)
     {
-        d.ring.clear();
-        d.count = 0;
+        d.Clear();
     }
     Channel::DoDispose();
 }
@@ -63,7 +62,7 @@ FabricChannel::Attach(Ptr<FabricNetDevice> device)
 void
 FabricChannel::Transmit(FabricTxItem&& item, const FabricNetDevice* src, Time txTime)
 {
-    const std::size_t peer = (PeekPointer(m_ends[0]) == src) ? 1 : 0;
+    const std::size_t peer = PeerIndex(src);
     if (!m_endsCached)
     {
         for (std::size_t i = 0; i < m_nDevices; ++i)
@@ -82,24 +81,11 @@ FabricChannel::Transmit(FabricTxItem&& item, const FabricNetDevice* src, Time tx
     // previous one ended, and even a cut-through arrival is after that start.
     const Time delay = PicoSeconds(arrivePs) + m_delay + m_rxLatency[peer];
 
-    Direction& d = m_dirs[peer];
-    if (d.count == d.ring.size())
-    {
-        // Full ring: double it (a power of two), oldest first.
-        std::vector<FabricArrival> grown(std::max<std::size_t>(8, 2 * d.ring.size()));
-        for (std::size_t i = 0; i < d.count; ++i)
-        {
-            grown[i] = std::move(d.ring[(d.head + i) & (d.ring.size() - 1)]);
-        }
-        d.ring.swap(grown);
-        d.head = 0;
-    }
-    FabricArrival& f = d.ring[(d.head + d.count) & (d.ring.size() - 1)];
+    FabricArrival& f = m_dirs[peer].PushSlot();
     f.packet = std::move(item.packet);
     f.header = item.header;
     f.wireBytes = item.wireBytes;
     f.priority = item.priority;
-    ++d.count;
     // One occurrence of the direction's event per packet, scheduled now: occurrences run in
     // the order of their times and, at equal times, of scheduling, which is the FIFO's order,
     // so each delivers the head. (Scheduling only the head's arrival, when the previous one
@@ -120,21 +106,41 @@ void
 FabricChannel::Deliver()
 {
     Direction& d = m_dirs[to];
-    if (d.count == 0)
+    if (d.Empty())
     {
         return; // disposed while arrivals were pending
     }
     // Move the packet out before anything else runs: the receiver may transmit on this cable.
-    FabricArrival arrival = std::move(d.ring[d.head]);
-    d.head = (d.head + 1) & (d.ring.size() - 1);
-    --d.count;
+    FabricArrival arrival = std::move(d.Front());
+    d.PopFront();
     m_ends[to]->Receive(arrival);
+}
+
+void
+FabricChannel::ReturnCredits(const FabricNetDevice* src, uint8_t lane, uint32_t bytes)
+{
+    PeekPointer(m_ends[PeerIndex(src)])
+        ->PeekFlowControl()
+        ->ReceiveCredits((Simulator::Now() + m_delay).GetTimeStep(), lane, bytes);
+}
+
+void
+FabricChannel::SendPause(const FabricNetDevice* src, uint8_t lane, bool paused, Time frameTime)
+{
+    NS_LOG_LOGIC((paused ? "XOFF" : "XON") << " lane " << +lane << " onto the cable");
+    Ptr<FabricNetDevice> peer = m_ends[PeerIndex(src)];
+    Simulator::ScheduleWithContext(peer->GetNode()->GetId(),
+                                   m_delay + frameTime,
+                                   &FabricNetDevice::SetPaused,
+                                   peer,
+                                   lane,
+                                   paused);
 }
 
 std::size_t
 FabricChannel::GetInFlight() const
 {
-    return m_dirs[0].count + m_dirs[1].count;
+    return m_dirs[0].Size() + m_dirs[1].Size();
 }
 
 Ptr<FabricNetDevice>

@@ -9,9 +9,9 @@
 #include "ns3/fabric-net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
+#include "ns3/ring-queue.h"
 
 #include <array>
-#include <vector>
 
 namespace ns3
 {
@@ -24,7 +24,12 @@ namespace ns3
  * peer at t + txTime + Delay + the peer's RxLatency (store-and-forward), or,
  * if the peer is a cut-through switch port, once its first 64 bytes are there:
  * t + txTime * min(1, 64 / wireBytes) + Delay + RxLatency. One simulator event
- * per packet per link. The channel knows nothing about flow control or routing.
+ * per packet per link. The channel knows nothing about routing, and carries flow control's
+ * messages without reading them.
+ *
+ * Every interaction across the cable is a virtual method: a packet (Transmit), credits
+ * returned (ReturnCredits) and a PFC frame (SendPause). A channel whose other end lives in
+ * another process (as ns-3's PointToPointRemoteChannel) overrides them.
  *
  * Packets on a cable arrive in the order they were sent (a port serializes one packet after
  * the other, so even a cut-through arrival is no earlier than the previous packet's), so each
@@ -61,7 +66,26 @@ class FabricChannel : public Channel
      * \param src the transmitting device
      * \param txTime its serialization time on src's link
      */
-    void Transmit(FabricTxItem&& item, const FabricNetDevice* src, Time txTime);
+    virtual void Transmit(FabricTxItem&& item, const FabricNetDevice* src, Time txTime);
+
+    /**
+     * \brief Carry credits back to the other end (credit flow control): they reach the
+     * peer's flow control stamped with their arrival time (now + Delay), with no event.
+     * \param src the device returning them
+     * \param lane the lane
+     * \param bytes wire bytes that left src's receive buffer
+     */
+    virtual void ReturnCredits(const FabricNetDevice* src, uint8_t lane, uint32_t bytes);
+
+    /**
+     * \brief Carry a PFC frame to the other end: it takes effect there after the frame's
+     * serialization and Delay (FabricNetDevice::SetPaused).
+     * \param src the device sending it
+     * \param lane the lane
+     * \param paused XOFF if true, XON if false
+     * \param frameTime the frame's serialization time on src's link
+     */
+    virtual void SendPause(const FabricNetDevice* src, uint8_t lane, bool paused, Time frameTime);
 
     /// \return packets on the cable now, both directions
     std::size_t GetInFlight() const;
@@ -82,13 +106,17 @@ class FabricChannel : public Channel
     void DoDispose() override;
 
   private:
-    /// One direction of the cable: towards end \p to.
-    struct Direction
+    /// One direction of the cable: its packets in flight, by arrival.
+    typedef RingQueue<FabricArrival> Direction;
+
+    /**
+     * \param src one end
+     * \return the index of the other end
+     */
+    std::size_t PeerIndex(const FabricNetDevice* src) const
     {
-        std::vector<FabricArrival> ring; //!< packets in flight, a ring by arrival (power of 2)
-        std::size_t head{0};             //!< index of the next to arrive
-        std::size_t count{0};            //!< packets in flight
-    };
+        return (PeekPointer(m_ends[0]) == src) ? 1 : 0;
+    }
 
     /**
      * \brief The head of the direction towards end \p to arrives.

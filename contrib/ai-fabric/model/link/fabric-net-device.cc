@@ -8,14 +8,15 @@
 #include "ns3/fabric-channel.h"
 #include "ns3/fabric-header.h"
 #include "ns3/log.h"
+#include "ns3/no-flow-control.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/straggler-ledger.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace ns3
 {
@@ -91,15 +92,12 @@ FabricNetDevice::GetTypeId()
                             MakeUintegerAccessor(&FabricNetDevice::m_priorities),
                             MakeUintegerChecker<uint8_t>(1, 16))
               .AddAttribute("FlowControl",
-                            "0 none (lossy), 1 credit-based per lane, 2 PFC per class",
-                            UintegerValue(FC_NONE),
-                            MakeUintegerAccessor(&FabricNetDevice::m_fc),
-                            MakeUintegerChecker<uint8_t>(FC_NONE, FC_PFC))
-              .AddAttribute("CreditBlockBytes",
-                            "Credit unit: a packet consumes whole blocks of this size, bytes",
-                            UintegerValue(64),
-                            MakeUintegerAccessor(&FabricNetDevice::m_creditBlock),
-                            MakeUintegerChecker<uint32_t>(1))
+                            "This port's link-level flow control (ns3::NoFlowControl, "
+                            "ns3::CreditFlowControl, ns3::PfcFlowControl); NoFlowControl if unset",
+                            PointerValue(),
+                            MakePointerAccessor(&FabricNetDevice::SetFlowControl,
+                                                &FabricNetDevice::GetFlowControl),
+                            MakePointerChecker<FabricFlowControl>())
               .AddAttribute("ReturnCreditsOnReceive",
                             "Endpoint port: received packets leave its buffer at once, so credits "
                             "go back to the peer on arrival",
@@ -133,6 +131,7 @@ FabricNetDevice::FabricNetDevice()
     : m_address(Mac48Address::Allocate())
     , m_queuedBytes(0)
 {
+    SetFlowControl(CreateObject<NoFlowControl>());
 }
 
 FabricNetDevice::~FabricNetDevice()
@@ -144,8 +143,13 @@ FabricNetDevice::DoDispose()
 {
     m_node = nullptr;
     m_channel = nullptr;
-    m_peer = nullptr;
     m_lanes.clear();
+    if (m_flowControl)
+    {
+        m_flowControl->Dispose();
+    }
+    m_flowControl = nullptr;
+    m_fc = nullptr;
     m_fabricRx = FabricReceiveCallback();
     m_pull = PullCallback();
     m_dequeued = DequeueCallback();
@@ -166,7 +170,32 @@ FabricNetDevice::EnsureLanes()
     if (m_lanes.size() < m_priorities)
     {
         m_lanes.resize(m_priorities);
+        m_fc->SetLanes(m_priorities);
     }
+}
+
+void
+FabricNetDevice::SetFlowControl(Ptr<FabricFlowControl> flowControl)
+{
+    NS_LOG_FUNCTION(this << flowControl);
+    NS_ABORT_MSG_IF(!flowControl, "FabricNetDevice needs a flow control");
+    if (m_flowControl && m_flowControl != flowControl)
+    {
+        m_flowControl->SetDevice(nullptr);
+    }
+    m_flowControl = flowControl;
+    m_fc = PeekPointer(flowControl);
+    m_fc->SetDevice(this);
+    if (!m_lanes.empty())
+    {
+        m_fc->SetLanes(static_cast<uint8_t>(m_lanes.size()));
+    }
+}
+
+Ptr<FabricFlowControl>
+FabricNetDevice::GetFlowControl() const
+{
+    return m_flowControl;
 }
 
 void
@@ -179,18 +208,12 @@ FabricNetDevice::Attach(Ptr<FabricChannel> channel)
 Time
 FabricNetDevice::TxTime(uint32_t bytes)
 {
-    if (m_bps != m_rate.GetBitRate())
+    if (m_clock.GetRate() != m_rate.GetBitRate())
     {
-        m_bps = m_rate.GetBitRate();
-        m_txRemainder = 0;
-        NS_ABORT_MSG_IF(m_bps == 0, "FabricNetDevice with a zero data rate");
+        m_clock.SetRate(m_rate.GetBitRate());
+        NS_ABORT_MSG_IF(m_clock.GetRate() == 0, "FabricNetDevice with a zero data rate");
     }
-    // t_ps = bits * 1e12 / bps, carrying the remainder so that a stream is exact.
-    const unsigned __int128 num
-        = static_cast<unsigned __int128>(bytes) * 8u * 1000000000000ull + m_txRemainder;
-    const uint64_t ps = static_cast<uint64_t>(num / m_bps);
-    m_txRemainder = static_cast<uint64_t>(num % m_bps);
-    return PicoSeconds(ps);
+    return PicoSeconds(m_clock.Next(bytes));
 }
 
 void
@@ -233,22 +256,6 @@ FabricNetDevice::WireBytes(const FabricFields& header) const
     return full * PacketWireBytes(m_payloadMtu) + (rest > 0 ? PacketWireBytes(rest) : 0) + first;
 }
 
-uint32_t
-FabricNetDevice::CreditBytes(uint32_t wireBytes) const
-{
-    return (wireBytes + m_creditBlock - 1) / m_creditBlock * m_creditBlock;
-}
-
-bool
-FabricNetDevice::CanSend(const Lane& lane, uint32_t wireBytes) const
-{
-    if (lane.paused)
-    {
-        return false;
-    }
-    return m_fc != FC_CREDIT || lane.credits >= static_cast<int64_t>(CreditBytes(wireBytes));
-}
-
 void
 FabricNetDevice::Enqueue(FabricTxItem&& item)
 {
@@ -256,7 +263,7 @@ FabricNetDevice::Enqueue(FabricTxItem&& item)
     Lane& lane = m_lanes[LaneOf(item.priority)];
     lane.bytes += item.wireBytes;
     const Time now = Simulator::Now();
-    AccountQueueTime(now.GetTimeStep());
+    m_queueDepth.Account(now.GetTimeStep(), m_queuedBytes);
     m_queuedBytes = m_queuedBytes + item.wireBytes;
     ++m_queuedPackets;
     if (m_queuedBytes > m_peakQueuedBytes)
@@ -270,9 +277,9 @@ FabricNetDevice::Enqueue(FabricTxItem&& item)
     if (m_ledger && item.lastOfMessage)
     {
         item.enqueuedPs = now.GetPicoSeconds();
-        item.holdMarkPs = LaneHeldPs(lane);
+        item.holdMarkPs = m_fc->GetHeldPs(LaneOf(item.priority));
     }
-    lane.queue.push_back(std::move(item));
+    lane.queue.PushBack(std::move(item));
     TryTransmit(now);
 }
 
@@ -315,33 +322,27 @@ bool
 FabricNetDevice::Dequeue(FabricTxItem& item, int64_t now)
 {
     EnsureLanes();
-    if (m_returnsCount > 0)
-    {
-        AbsorbCredits(now);
-    }
     // Strict priority, highest class first (802.1p, and IB's high-priority VLs).
-    for (auto it = m_lanes.rbegin(); it != m_lanes.rend(); ++it)
+    for (std::size_t l = m_lanes.size(); l-- > 0;)
     {
-        Lane& lane = *it;
-        if (!lane.queue.empty() && CanSend(lane, lane.queue.front().wireBytes))
+        Lane& lane = m_lanes[l];
+        if (!lane.queue.Empty()
+            && m_fc->CanSend(static_cast<uint8_t>(l), lane.queue.Front().wireBytes, now))
         {
-            item = std::move(lane.queue.front());
-            lane.queue.pop_front();
+            item = std::move(lane.queue.Front());
+            lane.queue.PopFront();
             lane.bytes -= item.wireBytes;
-            AccountQueueTime(now);
+            m_queueDepth.Account(now, m_queuedBytes);
             m_queuedBytes = m_queuedBytes - item.wireBytes;
             --m_queuedPackets;
-            if (m_fc == FC_CREDIT)
-            {
-                lane.credits -= CreditBytes(item.wireBytes);
-            }
+            m_fc->OnTransmit(static_cast<uint8_t>(l), item.wireBytes);
             if (!m_dequeued.IsNull() && item.inPort != FabricTxItem::NO_PORT)
             {
                 m_dequeued(item);
             }
             if (m_ledger && item.lastOfMessage)
             {
-                LedgerDequeued(item, lane);
+                LedgerDequeued(item, static_cast<uint8_t>(l));
             }
             item.more = HasWaiting();
             return true;
@@ -349,8 +350,8 @@ FabricNetDevice::Dequeue(FabricTxItem& item, int64_t now)
     }
     if (m_sourceReady && !m_pull.IsNull())
     {
-        Lane& lane = m_lanes[LaneOf(m_pullPriority)];
-        if (!CanSend(lane, m_pullMaxWire))
+        const uint8_t lane = LaneOf(m_pullPriority);
+        if (!m_fc->CanSend(lane, m_pullMaxWire, now))
         {
             return false;
         }
@@ -359,10 +360,7 @@ FabricNetDevice::Dequeue(FabricTxItem& item, int64_t now)
             m_sourceReady = false;
             return false;
         }
-        if (m_fc == FC_CREDIT)
-        {
-            lane.credits -= CreditBytes(item.wireBytes);
-        }
+        m_fc->OnTransmit(lane, item.wireBytes);
         m_sourceReady = item.more;
         item.more = HasWaiting();
         return true;
@@ -385,19 +383,11 @@ FabricNetDevice::TransmitAt(Time now)
     {
         if (HasWaiting())
         {
-            if (m_stalledSince.IsNegative())
-            {
-                m_stalledSince = now; // flow control holds everything back
-            }
-            ScheduleCreditWake();
+            m_fc->BeginStall(now); // flow control holds everything back
         }
         return;
     }
-    if (!m_stalledSince.IsNegative())
-    {
-        m_stallTime += now - m_stalledSince;
-        m_stalledSince = Time(-1);
-    }
+    m_fc->EndStall(now);
     const Time txTime = TxTime(item.wireBytes);
     m_busyUntil = now + txTime;
     m_busyTime += txTime;
@@ -425,9 +415,9 @@ FabricNetDevice::Receive(FabricArrival& arrival)
         MaterializePacket(arrival.packet, arrival.header);
         m_rxTrace(arrival.packet.Get());
     }
-    if (m_returnCreditsOnReceive && m_fc == FC_CREDIT)
+    if (m_returnCreditsOnReceive)
     {
-        ReturnCreditsToPeer(LaneOf(arrival.priority), arrival.wireBytes);
+        m_fc->OnBufferFreed(LaneOf(arrival.priority), arrival.wireBytes);
     }
     if (!m_fabricRx.IsNull())
     {
@@ -454,136 +444,46 @@ FabricNetDevice::Receive(Ptr<Packet> packet, uint32_t wireBytes, uint8_t priorit
 }
 
 void
-FabricNetDevice::SetInitialCredits(uint8_t priority, uint64_t bytes)
-{
-    EnsureLanes();
-    NS_ABORT_MSG_IF(priority >= m_lanes.size(), "no lane " << +priority);
-    m_lanes[priority].credits = static_cast<int64_t>(bytes);
-}
-
-void
-FabricNetDevice::AddCredits(uint8_t priority, uint64_t bytes)
-{
-    EnsureLanes();
-    m_lanes[priority].credits += CreditBytes(bytes);
-    TryTransmit();
-}
-
-void
 FabricNetDevice::SetPaused(uint8_t priority, bool paused)
 {
     EnsureLanes();
-    Lane& lane = m_lanes[priority];
-    if (lane.paused == paused)
+    if (!m_fc->ReceivePause(priority, paused))
     {
         return;
     }
-    lane.paused = paused;
+    NS_LOG_LOGIC((paused ? "paused" : "resumed") << " lane " << +priority << " by the peer");
     m_pauseTrace(priority, paused);
-    if (paused)
+    if (!paused)
     {
-        ++m_pausesReceived;
-        lane.pausedSince = Simulator::Now();
-    }
-    else
-    {
-        m_pausedTime += Simulator::Now() - lane.pausedSince;
-        lane.pausedPs += (Simulator::Now() - lane.pausedSince).GetPicoSeconds();
         TryTransmit();
     }
 }
 
 void
+FabricNetDevice::NotifyFlowControlOpen()
+{
+    TryTransmit();
+}
+
+void
 FabricNetDevice::ReturnCreditsToPeer(uint8_t priority, uint32_t bytes)
 {
-    // A flow-control update rides the reverse direction of the cable. The peer and the
-    // cable's delay are read from the channel once (both ends are attached by then).
-    if (m_peer == nullptr)
-    {
-        m_peer = PeekPointer(m_channel->GetPeer(this));
-        m_cableDelay = m_channel->GetDelay();
-    }
-    m_peer->PushCreditReturn((Simulator::Now() + m_cableDelay).GetTimeStep(), priority, bytes);
-}
-
-void
-FabricNetDevice::PushCreditReturn(int64_t at, uint8_t lane, uint32_t bytes)
-{
-    if (m_returnsCount == m_returns.size())
-    {
-        // Full ring: double it (a power of two), oldest first.
-        std::vector<CreditReturn> grown(std::max<std::size_t>(16, 2 * m_returns.size()));
-        for (std::size_t i = 0; i < m_returnsCount; ++i)
-        {
-            grown[i] = m_returns[(m_returnsHead + i) & (m_returns.size() - 1)];
-        }
-        m_returns.swap(grown);
-        m_returnsHead = 0;
-    }
-    // Returns arrive in the order they are pushed: the cable's delay is constant.
-    m_returns[(m_returnsHead + m_returnsCount) & (m_returns.size() - 1)]
-        = CreditReturn{at, bytes, lane};
-    ++m_returnsCount;
-    if (!m_stalledSince.IsNegative())
-    {
-        ScheduleCreditWake(); // stalled, perhaps for these credits
-    }
-}
-
-void
-FabricNetDevice::AbsorbCredits(int64_t now)
-{
-    EnsureLanes();
-    while (m_returnsCount > 0 && m_returns[m_returnsHead].at <= now)
-    {
-        const CreditReturn& r = m_returns[m_returnsHead];
-        m_lanes[r.lane].credits += CreditBytes(r.bytes);
-        m_returnsHead = (m_returnsHead + 1) & (m_returns.size() - 1);
-        --m_returnsCount;
-    }
-}
-
-void
-FabricNetDevice::ScheduleCreditWake()
-{
-    if (m_creditWakePending || m_returnsCount == 0)
-    {
-        return; // a wake-up is due no later than the first return, or none is in flight
-    }
-    m_creditWakePending = true;
-    const Time at = TimeStep(m_returns[m_returnsHead].at);
-    m_creditWakeEvent.ScheduleWithContext(m_node ? m_node->GetId() : Simulator::GetContext(),
-                                          std::max(at - Simulator::Now(), Time(0)));
-}
-
-void
-FabricNetDevice::CreditWake()
-{
-    m_creditWakePending = false;
-    TryTransmit();
+    // A flow-control update rides the reverse direction of the cable.
+    m_channel->ReturnCredits(this, priority, bytes);
 }
 
 void
 FabricNetDevice::SendPauseToPeer(uint8_t priority, bool paused)
 {
-    if (paused)
-    {
-        ++m_pausesSent;
-    }
     // The PFC frame (a minimum-size control frame) takes effect after the link delay.
-    Ptr<FabricNetDevice> peer = m_channel->GetPeer(this);
-    const Time frame = m_rate.CalculateBytesTxTime(m_controlPacketBytes);
-    Simulator::ScheduleWithContext(peer->GetNode()->GetId(),
-                                   m_channel->GetDelay() + frame,
-                                   &FabricNetDevice::SetPaused,
-                                   peer,
-                                   priority,
-                                   paused);
+    m_channel->SendPause(this, priority, paused, m_rate.CalculateBytesTxTime(m_controlPacketBytes));
 }
 
 void
 FabricNetDevice::NotifyDrop(FabricTxItem& item)
 {
+    NS_LOG_LOGIC("drop: packet " << item.header.m_src << "->" << item.header.m_dst << " psn "
+                                 << item.header.m_psn << " for this port");
     ++m_drops;
     if (!m_dropTrace.IsEmpty())
     {
@@ -637,22 +537,21 @@ FabricNetDevice::GetPriorities() const
     return m_priorities;
 }
 
-uint64_t
-FabricNetDevice::GetTxPackets() const
+FabricNetDevice::Stats
+FabricNetDevice::GetStats() const
 {
-    return m_txPackets;
-}
-
-uint64_t
-FabricNetDevice::GetTxWireBytes() const
-{
-    return m_txWireBytes;
-}
-
-Time
-FabricNetDevice::GetBusyTime() const
-{
-    return m_busyTime;
+    Stats s;
+    s.txPackets = m_txPackets;
+    s.txWireBytes = m_txWireBytes;
+    s.busyTime = m_busyTime;
+    s.drops = m_drops;
+    s.peakQueuedBytes = m_peakQueuedBytes;
+    s.ecnMarks = m_ecnMarks;
+    s.pausesReceived = m_fc->GetPausesReceived();
+    s.pausesSent = m_fc->GetPausesSent();
+    s.pausedTime = m_fc->GetPausedTime();
+    s.stallTime = m_fc->GetStallTime();
+    return s;
 }
 
 uint64_t
@@ -665,18 +564,6 @@ uint64_t
 FabricNetDevice::GetQueuedBytes() const
 {
     return m_queuedBytes;
-}
-
-uint64_t
-FabricNetDevice::GetPeakQueuedBytes() const
-{
-    return m_peakQueuedBytes;
-}
-
-uint64_t
-FabricNetDevice::GetDrops() const
-{
-    return m_drops;
 }
 
 Time
@@ -693,12 +580,6 @@ FabricNetDevice::NotifyEcnMark()
 }
 
 uint64_t
-FabricNetDevice::GetEcnMarks() const
-{
-    return m_ecnMarks;
-}
-
-uint64_t
 FabricNetDevice::TakeWindowPeakQueuedBytes()
 {
     const uint64_t peak = m_windowPeakQueuedBytes;
@@ -706,143 +587,19 @@ FabricNetDevice::TakeWindowPeakQueuedBytes()
     return peak;
 }
 
-namespace
-{
-
-/// Queue-depth buckets: 0 = empty, then 4 per octave of 2^e for e = 0..63.
-constexpr uint32_t QUEUE_BUCKETS = 1 + 4 * 64;
-
-/// \param q wire bytes \return its bucket
-inline uint32_t
-QueueBucket(uint64_t q)
-{
-    if (q == 0)
-    {
-        return 0;
-    }
-    const uint32_t e = 63 - __builtin_clzll(q);
-    // the two bits below the leading one
-    const uint32_t sub
-        = e >= 2 ? static_cast<uint32_t>(q >> (e - 2)) & 3 : (e == 1 ? (q & 1) * 2 : 0);
-    return 1 + 4 * e + sub;
-}
-
-/// \param b a bucket \return its upper edge (exclusive), bytes
-inline double
-QueueBucketUpper(uint32_t b)
-{
-    if (b == 0)
-    {
-        return 0;
-    }
-    const uint32_t e = (b - 1) / 4;
-    const uint32_t sub = (b - 1) % 4;
-    return std::ldexp(1.0 + (sub + 1) / 4.0, static_cast<int>(e));
-}
-
-} // namespace
-
-void
-FabricNetDevice::AccountQueueTime(int64_t now)
-{
-    if (m_queueTime.empty())
-    {
-        m_queueTime.assign(QUEUE_BUCKETS, 0);
-    }
-    m_queueTime[QueueBucket(m_queuedBytes)] += now - m_queueSince;
-    m_queueSince = now;
-}
-
 uint64_t
 FabricNetDevice::GetQueuePercentileBytes(double p) const
 {
-    if (m_queueTime.empty())
-    {
-        return 0;
-    }
-    const int64_t now = Simulator::Now().GetTimeStep();
-    const uint32_t current = QueueBucket(m_queuedBytes);
-    int64_t total = now - m_queueSince;
-    for (const int64_t t : m_queueTime)
-    {
-        total += t;
-    }
-    if (total <= 0)
-    {
-        return 0;
-    }
-    // the smallest bucket b with (time in buckets <= b) >= p% of the total
-    const double need = total * (p / 100.0);
-    double acc = 0;
-    for (uint32_t b = 0; b < QUEUE_BUCKETS; ++b)
-    {
-        acc += m_queueTime[b] + (b == current ? now - m_queueSince : 0);
-        if (acc >= need && acc > 0)
-        {
-            const double upper = QueueBucketUpper(b);
-            return std::min<uint64_t>(m_peakQueuedBytes,
-                                      upper >= 1.8e19 ? m_peakQueuedBytes
-                                                      : static_cast<uint64_t>(std::ceil(upper)));
-        }
-    }
-    return m_peakQueuedBytes;
-}
-
-uint64_t
-FabricNetDevice::GetPausesReceived() const
-{
-    return m_pausesReceived;
-}
-
-uint64_t
-FabricNetDevice::GetPausesSent() const
-{
-    return m_pausesSent;
-}
-
-Time
-FabricNetDevice::GetPausedTime() const
-{
-    Time t = m_pausedTime;
-    for (const Lane& lane : m_lanes)
-    {
-        if (lane.paused)
-        {
-            t += Simulator::Now() - lane.pausedSince;
-        }
-    }
-    return t;
-}
-
-Time
-FabricNetDevice::GetStallTime() const
-{
-    return m_stalledSince.IsNegative() ? m_stallTime
-                                       : m_stallTime + (Simulator::Now() - m_stalledSince);
+    return m_queueDepth.Percentile(Simulator::Now().GetTimeStep(),
+                                   m_queuedBytes,
+                                   m_peakQueuedBytes,
+                                   p);
 }
 
 int64_t
 FabricNetDevice::GetCredits(uint8_t priority) const
 {
-    if (priority >= m_lanes.size())
-    {
-        return 0;
-    }
-    int64_t credits = m_lanes[priority].credits;
-    const int64_t now = Simulator::Now().GetTimeStep();
-    for (std::size_t i = 0; i < m_returnsCount; ++i)
-    {
-        const CreditReturn& r = m_returns[(m_returnsHead + i) & (m_returns.size() - 1)];
-        if (r.at > now)
-        {
-            break; // in flight still
-        }
-        if (r.lane == priority)
-        {
-            credits += CreditBytes(r.bytes);
-        }
-    }
-    return credits;
+    return m_fc->GetCredits(priority);
 }
 
 Ptr<FabricChannel>
@@ -877,34 +634,17 @@ FabricNetDevice::GetLedgerPort() const
 }
 
 int64_t
-FabricNetDevice::LaneHeldPs(const Lane& lane) const
-{
-    switch (m_fc)
-    {
-        case FC_PFC:
-            return lane.pausedPs
-                   + (lane.paused ? (Simulator::Now() - lane.pausedSince).GetPicoSeconds() : 0);
-        case FC_CREDIT:
-            // Credits are per lane but the stall counter is per port: a lane out of
-            // credit while another lane transmits counts as queueing.
-            return GetStallTime().GetPicoSeconds();
-        default:
-            return 0;
-    }
-}
-
-int64_t
 FabricNetDevice::GetHeldPs(uint8_t priority) const
 {
     if (m_lanes.empty())
     {
         return 0;
     }
-    return LaneHeldPs(m_lanes[LaneOf(priority)]);
+    return m_fc->GetHeldPs(LaneOf(priority));
 }
 
 void
-FabricNetDevice::LedgerDequeued(const FabricTxItem& item, const Lane& lane)
+FabricNetDevice::LedgerDequeued(const FabricTxItem& item, uint8_t lane)
 {
     const FabricFields& h = item.header;
     if (!h.IsLastOfMessage())
@@ -912,7 +652,7 @@ FabricNetDevice::LedgerDequeued(const FabricTxItem& item, const Lane& lane)
         return; // only a message's last packet decides when it completes
     }
     const int64_t wait = Simulator::Now().GetPicoSeconds() - item.enqueuedPs;
-    const int64_t held = std::clamp<int64_t>(LaneHeldPs(lane) - item.holdMarkPs, 0, wait);
+    const int64_t held = std::clamp<int64_t>(m_fc->GetHeldPs(lane) - item.holdMarkPs, 0, wait);
     m_ledger->OnHop(h.m_src, h.m_msgId, m_ledgerPort, wait, held);
 }
 
@@ -1076,26 +816,17 @@ FabricNetDevice::SupportsSendFrom() const
 bool
 FabricNetDevice::IsFlowControlBlocked() const
 {
-    // Credits count the returns that have arrived but are not yet absorbed (GetCredits).
-    auto held = [this](std::size_t l, uint32_t wireBytes) {
-        if (m_lanes[l].paused)
-        {
-            return true;
-        }
-        return m_fc == FC_CREDIT
-               && GetCredits(static_cast<uint8_t>(l))
-                      < static_cast<int64_t>(CreditBytes(wireBytes));
-    };
     for (std::size_t l = 0; l < m_lanes.size(); ++l)
     {
-        if (!m_lanes[l].queue.empty() && held(l, m_lanes[l].queue.front().wireBytes))
+        if (!m_lanes[l].queue.Empty()
+            && m_fc->IsHeld(static_cast<uint8_t>(l), m_lanes[l].queue.Front().wireBytes))
         {
             return true;
         }
     }
     if (m_sourceReady && !m_pull.IsNull() && LaneOf(m_pullPriority) < m_lanes.size())
     {
-        return held(LaneOf(m_pullPriority), m_pullMaxWire);
+        return m_fc->IsHeld(LaneOf(m_pullPriority), m_pullMaxWire);
     }
     return false;
 }

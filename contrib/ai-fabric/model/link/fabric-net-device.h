@@ -8,15 +8,18 @@
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/fabric-event.h"
+#include "ns3/fabric-flow-control.h"
 #include "ns3/fabric-header.h"
 #include "ns3/mac48-address.h"
 #include "ns3/move-ptr.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
+#include "ns3/queue-depth-histogram.h"
+#include "ns3/ring-queue.h"
+#include "ns3/serialization-clock.h"
 #include "ns3/traced-callback.h"
 #include "ns3/traced-value.h"
 
-#include <deque>
 #include <vector>
 
 namespace ns3
@@ -83,18 +86,18 @@ struct FabricArrival
  * in strict priority order (highest class first), fed by Enqueue()/Send(); for NIC ports an
  * optional pull source (the RDMA transport) is served on its lane when the queues have nothing
  * eligible, so that a long message exists only as the packets in flight. A lane may be closed by
- * flow control:
- *  * CREDIT (InfiniBand, NVLink, PCIe): the lane holds the bytes of receive
- *    buffer the peer advertised, in credit blocks; a packet leaves only if its
- *    blocks are available, and the peer returns them (AddCredits) when the
- *    packet has left its buffer. Lossless by construction.
- *  * PFC (RoCEv2): the lane stops while the peer has paused it (SetPaused).
- *  * NONE: always open.
+ * the port's flow control, a FabricFlowControl strategy selected by the "FlowControl" attribute
+ * (NoFlowControl by default; CreditFlowControl per virtual lane; PfcFlowControl per class),
+ * which also owns the held-time (stall, pause) accounting.
  * One event per transmitted packet at most: a port that becomes free with
  * nothing eligible schedules nothing; credits, resumes and new packets restart it.
  *
+ * Every interaction across the cable goes through a virtual FabricChannel method: the packet
+ * (FabricChannel::Transmit), credits returned (ReturnCreditsToPeer, FabricChannel::ReturnCredits)
+ * and PFC frames (SendPauseToPeer, FabricChannel::SendPause).
+ *
  * Serialization time = wire bytes * 8 / DataRate, computed in integers with a
- * carried remainder, so a stream of packets is exact to the picosecond.
+ * carried remainder (SerializationClock), so a stream of packets is exact to the picosecond.
  * A switch ingress port with CutThrough hands a packet on once its first 64
  * bytes have arrived instead of its last.
  *
@@ -115,12 +118,19 @@ class FabricNetDevice : public NetDevice
     FabricNetDevice(const FabricNetDevice&) = delete;
     FabricNetDevice& operator=(const FabricNetDevice&) = delete;
 
-    /// Flow-control kinds (same meaning as LinkProfile::FlowControl).
-    enum FlowControlKind : uint8_t
+    /// The port's counters (GetStats()).
+    struct Stats
     {
-        FC_NONE = 0,   //!< lossy
-        FC_CREDIT = 1, //!< credit-based per lane
-        FC_PFC = 2,    //!< priority flow control
+        uint64_t txPackets{0};       //!< packets transmitted
+        uint64_t txWireBytes{0};     //!< wire bytes transmitted
+        Time busyTime;               //!< time spent serializing packets
+        uint64_t drops{0};           //!< packets dropped at this port
+        uint64_t peakQueuedBytes{0}; //!< peak wire bytes waiting in the egress lanes
+        uint64_t ecnMarks{0};        //!< packets marked CE on their way out of this port
+        uint64_t pausesReceived{0};  //!< pause frames (XOFF) received
+        uint64_t pausesSent{0};      //!< pause frames (XOFF) sent
+        Time pausedTime;             //!< time lanes were paused (summed over lanes), up to now
+        Time stallTime; //!< time the port had packets waiting but flow control let none go
     };
 
     /// Receive handler: (receiving device, the packet with its header, wire size and class).
@@ -194,36 +204,33 @@ class FabricNetDevice : public NetDevice
     void SetDequeueCallback(DequeueCallback cb);
 
     /**
-     * \brief Credit flow control: the peer's receive buffer on a lane.
-     * \param priority the lane
-     * \param bytes bytes of buffer advertised
+     * \param flowControl this port's flow control (the port takes it over: one per port)
      */
-    void SetInitialCredits(uint8_t priority, uint64_t bytes);
+    void SetFlowControl(Ptr<FabricFlowControl> flowControl);
+    /// \return this port's flow control
+    Ptr<FabricFlowControl> GetFlowControl() const;
+    /// \return this port's flow control, for the packet path (no reference counting)
+    FabricFlowControl* PeekFlowControl() const;
     /**
-     * \brief Credits returned by the peer.
-     * \param priority the lane
-     * \param bytes bytes of buffer freed
-     */
-    void AddCredits(uint8_t priority, uint64_t bytes);
-    /**
-     * \brief PFC from the peer: stop or resume a lane.
+     * \brief A PFC frame from the peer arrived (called through FabricChannel::SendPause):
+     * stop or resume a lane.
      * \param priority the lane
      * \param paused true to stop
      */
     void SetPaused(uint8_t priority, bool paused);
     /**
-     * \brief Return credits to the peer (after the link delay).
-     *
-     * No event per return: the credits join the peer's list of returns in flight, stamped with
-     * their arrival time (now + link delay), and the peer counts those that have arrived when it
-     * next looks at its credits. Only a peer stalled for credit gets an event, at the first
-     * arrival (the same moment the credits would have woken it one event per return).
+     * \brief Flow control opened (credits arrived, a lane resumed): try to transmit.
+     */
+    void NotifyFlowControlOpen();
+    /**
+     * \brief Return credits to the peer, through the cable (FabricChannel::ReturnCredits).
      * \param priority the lane
      * \param bytes wire bytes that left this side's buffer
      */
     void ReturnCreditsToPeer(uint8_t priority, uint32_t bytes);
     /**
-     * \brief Send a PFC frame to the peer (effective after the link delay).
+     * \brief Send a PFC frame (a minimum-size control frame) to the peer, through the cable
+     * (FabricChannel::SendPause).
      * \param priority the lane
      * \param paused XOFF if true, XON if false
      */
@@ -240,8 +247,6 @@ class FabricNetDevice : public NetDevice
     Time GetRxLatency() const;
     /// \return true if received packets are handed on after their first 64 bytes
     bool IsCutThrough() const;
-    /// \return the flow-control kind
-    FlowControlKind GetFlowControl() const;
     /// \return the largest payload of one simulated packet, bytes: the payload MTU, times
     /// CellPackets (a fidelity knob, 1 by default)
     uint32_t GetPayloadMtu() const;
@@ -256,29 +261,19 @@ class FabricNetDevice : public NetDevice
      * \return the lane it uses on this link
      */
     uint8_t LaneOf(uint8_t priority) const;
-    /// \return packets transmitted
-    uint64_t GetTxPackets() const;
-    /// \return wire bytes transmitted
-    uint64_t GetTxWireBytes() const;
-    /// \return time spent serializing packets
-    Time GetBusyTime() const;
+    /// \return the port's counters (times up to now)
+    Stats GetStats() const;
     /// \return packets waiting in the egress queues
     uint64_t GetQueuedPackets() const;
     /// \return wire bytes waiting in the egress queues
     uint64_t GetQueuedBytes() const;
     /// \param priority a traffic class \return wire bytes waiting on its lane
     uint64_t GetQueuedBytes(uint8_t priority) const;
-    /// \return the peak of GetQueuedBytes() so far
-    uint64_t GetPeakQueuedBytes() const;
-    /// \return packets dropped at this port
-    uint64_t GetDrops() const;
-    /// \return serialization time up to now: GetBusyTime() without the part of the
+    /// \return serialization time up to now: Stats::busyTime without the part of the
     /// current transmission that lies in the future
     Time GetBusyTimeUntilNow() const;
     /// \brief The switch marked a packet CE on its way out of this port.
     void NotifyEcnMark();
-    /// \return packets marked CE on their way out of this port
-    uint64_t GetEcnMarks() const;
     /**
      * \brief The largest egress queue since the previous call (or the start),
      * and restart that window at the current queue.
@@ -286,27 +281,13 @@ class FabricNetDevice : public NetDevice
      */
     uint64_t TakeWindowPeakQueuedBytes();
     /**
-     * \brief Time-weighted percentile of the egress queue over [0, now].
-     *
-     * The device keeps the time spent at each queue depth in geometric buckets,
-     * 4 per octave (bucket [2^e (1 + s/4), 2^e (1 + (s+1)/4)) for s = 0..3), plus
-     * one bucket for an empty queue; the update is O(1) per enqueue and dequeue.
-     * The result is the upper edge of the bucket holding the percentile, capped at
-     * the peak queue: at most 25 % above the true value, exactly 0 for an
-     * empty queue.
+     * \brief Time-weighted percentile of the egress queue over [0, now]
+     * (QueueDepthHistogram: at most 25 % above the true value, exactly 0 for an empty queue).
      * \param p percent, 0 < p <= 100
      * \return wire bytes
      */
     uint64_t GetQueuePercentileBytes(double p) const;
-    /// \return pause frames (XOFF) received
-    uint64_t GetPausesReceived() const;
-    /// \return pause frames (XOFF) sent
-    uint64_t GetPausesSent() const;
-    /// \return total time lanes were paused (summed over lanes), up to now
-    Time GetPausedTime() const;
-    /// \return time the port had packets waiting but flow control let none go
-    Time GetStallTime() const;
-    /// \param priority a lane \return its credits, bytes
+    /// \param priority a lane \return its credits, bytes (0 without credit flow control)
     int64_t GetCredits(uint8_t priority) const;
     /// \return the channel
     Ptr<FabricChannel> GetFabricChannel() const;
@@ -327,8 +308,8 @@ class FabricNetDevice : public NetDevice
     uint32_t GetLedgerPort() const;
     /**
      * \param priority a traffic class
-     * \return time its lane has been held by flow control so far, ps: paused (PFC),
-     * or the port stalled for credits (CREDIT); 0 without flow control
+     * \return time its lane has been held by flow control so far, ps
+     * (FabricFlowControl::GetHeldPs)
      */
     int64_t GetHeldPs(uint8_t priority) const;
     /**
@@ -377,21 +358,12 @@ class FabricNetDevice : public NetDevice
      * \return its wire bytes, without the message header
      */
     uint32_t PacketWireBytes(uint32_t payload) const;
-    /**
-     * \brief Credit the time since the last queue change to the current depth's bucket.
-     * \param now the current time, time steps
-     */
-    void AccountQueueTime(int64_t now);
 
     /// One priority lane of the egress.
     struct Lane
     {
-        std::deque<FabricTxItem> queue; //!< waiting packets
-        uint64_t bytes{0};              //!< wire bytes waiting
-        int64_t credits{0};             //!< CREDIT: bytes of peer buffer available
-        bool paused{false};             //!< PFC: stopped by the peer
-        Time pausedSince;               //!< PFC: when the current pause began
-        int64_t pausedPs{0};            //!< PFC: finished pauses of this lane, summed, ps
+        RingQueue<FabricTxItem> queue; //!< waiting packets
+        uint64_t bytes{0};             //!< wire bytes waiting
     };
 
     /**
@@ -399,51 +371,10 @@ class FabricNetDevice : public NetDevice
      * \param item the packet
      * \param lane its lane
      */
-    void LedgerDequeued(const FabricTxItem& item, const Lane& lane);
-    /**
-     * \param lane a lane
-     * \return its held-time counter, ps (see GetHeldPs())
-     */
-    int64_t LaneHeldPs(const Lane& lane) const;
+    void LedgerDequeued(const FabricTxItem& item, uint8_t lane);
 
-    /// A credit return travelling back from the peer (ReturnCreditsToPeer).
-    struct CreditReturn
-    {
-        int64_t at;     //!< arrival time, time steps
-        uint32_t bytes; //!< wire bytes freed
-        uint8_t lane;   //!< the lane
-    };
-
-    /**
-     * \brief Credits from the peer, in flight on the cable (called on the receiving side).
-     * \param at arrival time, time steps
-     * \param lane the lane
-     * \param bytes wire bytes freed
-     */
-    void PushCreditReturn(int64_t at, uint8_t lane, uint32_t bytes);
-    /**
-     * \brief Add the returns that have arrived by now to the lanes' credits.
-     * \param now the current time, time steps
-     */
-    void AbsorbCredits(int64_t now);
-    /// While stalled for credit: wake up when the first return in flight arrives.
-    void ScheduleCreditWake();
-    /// A credit return arrived while the port was stalled: try to transmit.
-    void CreditWake();
-
-    /// Size the lanes to the Priorities attribute.
+    /// Size the lanes (and the flow control's) to the Priorities attribute.
     void EnsureLanes();
-    /**
-     * \param lane a lane
-     * \param wireBytes a packet's wire size
-     * \return true if flow control lets the packet go now
-     */
-    bool CanSend(const Lane& lane, uint32_t wireBytes) const;
-    /**
-     * \param wireBytes wire size
-     * \return the credit it consumes: whole credit blocks, bytes
-     */
-    uint32_t CreditBytes(uint32_t wireBytes) const;
     /// Start the next transmission now or when the port becomes free.
     void TryTransmit();
     /// \copydoc TryTransmit() \param now the current time
@@ -468,14 +399,11 @@ class FabricNetDevice : public NetDevice
 
     Ptr<Node> m_node;                     //!< owning node
     Ptr<FabricChannel> m_channel;         //!< attached channel
-    FabricNetDevice* m_peer{nullptr};     //!< the device at the cable's other end (lazy)
-    Time m_cableDelay;                    //!< the cable's delay (read with m_peer)
     uint32_t m_ifIndex{0};                //!< interface index
     uint32_t m_switchPort{0};             //!< index in the owning switch
     Mac48Address m_address;               //!< address (unused by fabric forwarding)
     DataRate m_rate;                      //!< data rate
-    uint64_t m_bps{0};                    //!< cached bit rate
-    uint64_t m_txRemainder{0};            //!< carried remainder of TxTime, bit-ps units
+    SerializationClock m_clock;           //!< exact serialization times at m_rate
     uint32_t m_headerBytes{0};            //!< per-packet link overhead, bytes
     uint32_t m_segmentBytes{0};           //!< headers paid per segment of this size (0: once)
     uint32_t m_framingBytes{0};           //!< per-packet preamble + IFG, bytes
@@ -486,8 +414,8 @@ class FabricNetDevice : public NetDevice
     Time m_rxLatency;                     //!< latency added to received packets
     bool m_cutThrough{false};             //!< hand on packets after their header
     uint8_t m_priorities{1};              //!< number of lanes
-    uint8_t m_fc{FC_NONE};                //!< FlowControlKind
-    uint32_t m_creditBlock{64};           //!< credit unit, bytes
+    Ptr<FabricFlowControl> m_flowControl; //!< this port's flow control (never null)
+    FabricFlowControl* m_fc{nullptr};     //!< m_flowControl, for the packet path
     bool m_returnCreditsOnReceive{false}; //!< endpoint port: its buffer drains at once
     std::vector<Lane> m_lanes;            //!< egress lanes
     uint64_t m_queuedPackets{0};          //!< packets queued
@@ -495,34 +423,22 @@ class FabricNetDevice : public NetDevice
     uint64_t m_peakQueuedBytes{0};        //!< peak wire bytes queued
     uint64_t m_windowPeakQueuedBytes{0};  //!< peak since TakeWindowPeakQueuedBytes()
     uint64_t m_ecnMarks{0};               //!< packets marked CE leaving this port
-    int64_t m_queueSince{0};              //!< time of the last queue change, time steps
-    std::vector<int64_t> m_queueTime;     //!< time steps per queue-depth bucket (lazy)
+    QueueDepthHistogram m_queueDepth;     //!< time at each queue depth
     Time m_busyUntil;                     //!< end of the current transmission
     bool m_txPending{false};              //!< a TransmitNext event is scheduled
     ReusableEvent<FabricNetDevice, &FabricNetDevice::TransmitNext> m_txEvent{this}; //!< its event
-    uint64_t m_txPackets{0};             //!< packets transmitted
-    uint64_t m_txWireBytes{0};           //!< wire bytes transmitted
-    Time m_busyTime;                     //!< total serialization time
-    uint64_t m_drops{0};                 //!< packets dropped
-    uint64_t m_pausesReceived{0};        //!< XOFF received
-    uint64_t m_pausesSent{0};            //!< XOFF sent
-    Time m_pausedTime;                   //!< finished pauses, summed
-    Time m_stallTime;                    //!< finished stalls, summed
-    Time m_stalledSince{-1};             //!< start of the current stall, negative if none
-    FabricReceiveCallback m_fabricRx;    //!< fabric receive handler
-    PullCallback m_pull;                 //!< pull source
-    uint8_t m_pullPriority{0};           //!< lane of the pull source
-    uint32_t m_pullMaxWire{0};           //!< largest packet of the pull source
-    bool m_sourceReady{false};           //!< the pull source may have packets
-    DequeueCallback m_dequeued;          //!< told when a queued packet leaves
-    StragglerLedger* m_ledger{nullptr};  //!< straggler attribution (null: off)
-    uint32_t m_ledgerPort{0};            //!< this port's id in the ledger
-    std::vector<CreditReturn> m_returns; //!< credit returns in flight: a ring, by arrival
-    std::size_t m_returnsHead{0};        //!< index of the oldest return in m_returns
-    std::size_t m_returnsCount{0};       //!< returns in flight
-    bool m_creditWakePending{false};     //!< a CreditWake event is scheduled
-    ReusableEvent<FabricNetDevice, &FabricNetDevice::CreditWake> m_creditWakeEvent{
-        this};                                             //!< its event
+    uint64_t m_txPackets{0};                               //!< packets transmitted
+    uint64_t m_txWireBytes{0};                             //!< wire bytes transmitted
+    Time m_busyTime;                                       //!< total serialization time
+    uint64_t m_drops{0};                                   //!< packets dropped
+    FabricReceiveCallback m_fabricRx;                      //!< fabric receive handler
+    PullCallback m_pull;                                   //!< pull source
+    uint8_t m_pullPriority{0};                             //!< lane of the pull source
+    uint32_t m_pullMaxWire{0};                             //!< largest packet of the pull source
+    bool m_sourceReady{false};                             //!< the pull source may have packets
+    DequeueCallback m_dequeued;                            //!< told when a queued packet leaves
+    StragglerLedger* m_ledger{nullptr};                    //!< straggler attribution (null: off)
+    uint32_t m_ledgerPort{0};                              //!< this port's id in the ledger
     NetDevice::ReceiveCallback m_rxCallback;               //!< generic ns-3 receive callback
     TracedCallback<Ptr<const Packet>, uint32_t> m_txTrace; //!< transmission start
     TracedCallback<Ptr<const Packet>> m_rxTrace;           //!< reception
@@ -544,10 +460,10 @@ FabricNetDevice::IsCutThrough() const
     return m_cutThrough;
 }
 
-inline FabricNetDevice::FlowControlKind
-FabricNetDevice::GetFlowControl() const
+inline FabricFlowControl*
+FabricNetDevice::PeekFlowControl() const
 {
-    return static_cast<FlowControlKind>(m_fc);
+    return m_fc;
 }
 
 inline uint8_t

@@ -9,6 +9,7 @@
 #include "ns3/fabric-net-device.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
+#include "ns3/pfc-flow-control.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -87,7 +88,7 @@ void
 FabricSwitch::DoDispose()
 {
     m_ports.clear();
-    m_delayed.clear();
+    m_delayed.Clear();
     m_rng = nullptr;
     m_deliver = Callback<void, FabricNetDevice*, FabricArrival&>();
     Object::DoDispose();
@@ -114,7 +115,6 @@ FabricSwitch::AddPort(Ptr<FabricNetDevice> port, const PortConfig& config)
     m_config.push_back(config);
     m_hasEdgePorts = m_hasEdgePorts || config.edge;
     m_charge.emplace_back(port->GetPriorities(), 0);
-    m_xoffSent.emplace_back(port->GetPriorities(), 0);
     port->SetSwitchPort(m_ports.size() - 1);
     m_poolSize = m_bufferSize;
     if (m_poolSize == 0)
@@ -124,10 +124,7 @@ FabricSwitch::AddPort(Ptr<FabricNetDevice> port, const PortConfig& config)
             m_poolSize += c.bufferShare;
         }
     }
-    if (port->GetFlowControl() == FabricNetDevice::FC_PFC)
-    {
-        m_headroomTotal += config.pfcHeadroom;
-    }
+    m_headroomTotal += port->PeekFlowControl()->GetHeadroom();
     return m_ports.size() - 1;
 }
 
@@ -351,12 +348,18 @@ FabricSwitch::GetBufferSize() const
 uint64_t
 FabricSwitch::GetPfcThreshold() const
 {
-    const uint64_t reserved = m_headroomTotal + m_used;
-    if (reserved >= m_poolSize)
-    {
-        return 0;
-    }
-    return static_cast<uint64_t>(m_pfcAlpha * (m_poolSize - reserved));
+    return PfcFlowControl::DynamicThreshold(GetBufferView());
+}
+
+FabricBufferView
+FabricSwitch::GetBufferView() const
+{
+    FabricBufferView v;
+    v.size = m_poolSize;
+    v.headroom = m_headroomTotal;
+    v.used = m_used;
+    v.alpha = m_pfcAlpha;
+    return v;
 }
 
 uint16_t
@@ -403,10 +406,7 @@ FabricSwitch::Receive(FabricNetDevice* inDev, FabricArrival& arrival)
     if (arrival.header.m_dst == m_localEndpoint)
     {
         // The endpoint drains its packets into GPU memory at once.
-        if (inDev->GetFlowControl() == FabricNetDevice::FC_CREDIT)
-        {
-            inDev->ReturnCreditsToPeer(inDev->LaneOf(priority), wireBytes);
-        }
+        inDev->PeekFlowControl()->OnBufferFreed(inDev->LaneOf(priority), wireBytes);
         m_deliver(inDev, arrival);
         return;
     }
@@ -457,24 +457,24 @@ FabricSwitch::Receive(FabricNetDevice* inDev, FabricArrival& arrival)
     item.lastOfMessage = header.IsLastOfMessage();
 
     // Admission to the shared pool.
-    const auto fc = inDev->GetFlowControl();
+    FabricFlowControl* fc = inDev->PeekFlowControl();
+    const bool lossless = fc->IsLossless();
     bool drop = m_used + wireBytes > m_poolSize;
-    if (!drop && fc == FabricNetDevice::FC_NONE)
+    if (!drop && !lossless)
     {
         const uint64_t free = m_poolSize - m_used;
         drop = egress->GetQueuedBytes(egressClass) + item.wireBytes > m_dropAlpha * free;
     }
     if (drop)
     {
+        NS_LOG_LOGIC("drop at port " << out << (lossless ? " (lossless ingress)" : "") << ": "
+                                     << m_used << " B of " << m_poolSize << " B used");
         ++m_drops;
-        if (fc != FabricNetDevice::FC_NONE)
+        if (lossless)
         {
             ++m_losslessDrops;
-            if (fc == FabricNetDevice::FC_CREDIT)
-            {
-                inDev->ReturnCreditsToPeer(inDev->LaneOf(priority), wireBytes); // keep it going
-            }
         }
+        fc->OnBufferFreed(inDev->LaneOf(priority), wireBytes); // credits: keep it going
         item.packet = std::move(arrival.packet);
         egress->NotifyDrop(item);
         if (!m_dropTrace.IsEmpty())
@@ -489,11 +489,9 @@ FabricSwitch::Receive(FabricNetDevice* inDev, FabricArrival& arrival)
     const uint8_t lane = inDev->LaneOf(priority);
     uint64_t& charge = m_charge[in][lane];
     charge += wireBytes;
-    if (fc == FabricNetDevice::FC_PFC && !m_xoffSent[in][lane] && charge > GetPfcThreshold())
+    if (fc->OnCharged(lane, charge, GetBufferView()))
     {
-        m_xoffSent[in][lane] = 1;
-        m_paused.emplace_back(in, lane);
-        inDev->SendPauseToPeer(lane, true);
+        m_paused.emplace_back(in, lane); // XOFF sent
     }
 
     // ECN: RED on the egress lane the packet joins.
@@ -546,10 +544,7 @@ FabricSwitch::Receive(FabricNetDevice* inDev, FabricArrival& arrival)
         if (wait > 0)
         {
             const Time delay = Seconds(wait);
-            m_delayed.push_back(
-                Delayed{(Simulator::Now() + delay).GetTimeStep(), m_delayedSeq++, out, {}});
-            m_delayed.back().item = std::move(item);
-            std::push_heap(m_delayed.begin(), m_delayed.end(), LaterDelayed);
+            m_delayed.Push((Simulator::Now() + delay).GetTimeStep(), Delayed{out, std::move(item)});
             m_delayedEvent.Schedule(delay);
             return;
         }
@@ -605,24 +600,16 @@ FabricSwitch::RouteBetweenGroups(FabricFields& header, uint16_t in, uint8_t prio
     return rewrite;
 }
 
-bool
-FabricSwitch::LaterDelayed(const Delayed& a, const Delayed& b)
-{
-    return a.at != b.at ? a.at > b.at : a.seq > b.seq;
-}
-
 void
 FabricSwitch::EnqueueDelayed()
 {
-    if (m_delayed.empty())
+    if (m_delayed.Empty())
     {
         return; // disposed while packets waited
     }
     // Occurrences run in (time, scheduling) order, the heap's order: this is the packet whose
     // occurrence this is.
-    std::pop_heap(m_delayed.begin(), m_delayed.end(), LaterDelayed);
-    Delayed d = std::move(m_delayed.back());
-    m_delayed.pop_back();
+    Delayed d = m_delayed.Pop();
     m_ports[d.port]->Enqueue(std::move(d.item));
 }
 
@@ -635,29 +622,21 @@ FabricSwitch::Release(const FabricTxItem& item)
     const uint8_t lane = inDev->LaneOf(item.inPriority);
     uint64_t& charge = m_charge[in][lane];
     charge -= item.inBytes;
-    switch (inDev->GetFlowControl())
-    {
-        case FabricNetDevice::FC_CREDIT:
-            inDev->ReturnCreditsToPeer(lane, item.inBytes);
-            break;
-        case FabricNetDevice::FC_PFC:
-        case FabricNetDevice::FC_NONE:
-            break;
-    }
+    inDev->PeekFlowControl()->OnBufferFreed(lane, item.inBytes);
     // PFC resume (XON): the threshold is alpha x the free shared buffer, so a release on
     // any port can let every paused ingress resume, not only this packet's own: an
     // ingress whose last packet left while the buffer was full is resumed here later.
     if (!m_paused.empty())
     {
-        const uint64_t threshold = GetPfcThreshold();
+        const FabricBufferView pool = GetBufferView();
         for (std::size_t i = 0; i < m_paused.size();)
         {
             const auto [port, pausedLane] = m_paused[i];
-            if (m_charge[port][pausedLane] + m_config[port].resumeOffset <= threshold)
+            if (m_ports[port]->PeekFlowControl()->TryResume(pausedLane,
+                                                            m_charge[port][pausedLane],
+                                                            pool))
             {
-                m_xoffSent[port][pausedLane] = 0;
                 m_paused.erase(m_paused.begin() + i); // keeps the order: deterministic
-                m_ports[port]->SendPauseToPeer(pausedLane, false);
             }
             else
             {

@@ -6,9 +6,11 @@
 
 #include "ns3/callback.h"
 #include "ns3/fabric-event.h"
+#include "ns3/fabric-flow-control.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
+#include "ns3/time-heap.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
@@ -34,15 +36,15 @@ class UniformRandomVariable;
  *
  * Buffer: one shared pool of BufferSize bytes. A packet is charged, from
  * arrival until it starts leaving its egress port, to its ingress (port, lane)
- * and to the pool. What happens when the pool fills depends on the ingress
- * port's flow control:
- *  * CREDIT: the upstream sender only sends into advertised credit, so the
+ * and to the pool. What happens when the pool fills is the ingress port's
+ * FabricFlowControl's decision, told each charge (OnCharged) and release (OnBufferFreed):
+ *  * CreditFlowControl: the upstream sender only sends into advertised credit, so the
  *    pool cannot overflow; credits go back upstream when the packet leaves.
- *  * PFC: when the ingress (port, lane) holds more than the dynamic threshold
+ *  * PfcFlowControl: when the ingress (port, lane) holds more than the dynamic threshold
  *    PfcAlpha * (BufferSize - reserved headroom - pool used), an XOFF goes
  *    upstream; an XON follows when it falls one frame below. The headroom of
- *    each port absorbs what is still in flight.
- *  * NONE (lossy): a packet is dropped when its egress lane would exceed
+ *    each port (its Headroom attribute) absorbs what is still in flight.
+ *  * NoFlowControl (lossy): a packet is dropped when its egress lane would exceed
  *    DropAlpha * (BufferSize - pool used) (dynamic threshold), or the pool is full.
  * A drop on a lossless port is a violation the run reports.
  *
@@ -77,14 +79,12 @@ class FabricSwitch : public Object
     /// Per-port settings, from the port's link profile.
     struct PortConfig
     {
-        bool edge{false};         //!< the port faces an endpoint (GPU or NIC)
-        bool global{false};       //!< the port's link joins two groups (Dragonfly+)
-        uint64_t bufferShare{0};  //!< bytes the port adds to the shared pool
-        uint64_t pfcHeadroom{0};  //!< PFC: bytes reserved per lane for in-flight data
-        uint32_t resumeOffset{0}; //!< PFC: XON this many bytes below the XOFF threshold
-        uint64_t ecnKmin{0};      //!< ECN: marking starts above, bytes (0: no marking)
-        uint64_t ecnKmax{0};      //!< ECN: marking probability reaches 1 above, bytes
-        double ecnPmax{0};        //!< ECN: probability at Kmax
+        bool edge{false};        //!< the port faces an endpoint (GPU or NIC)
+        bool global{false};      //!< the port's link joins two groups (Dragonfly+)
+        uint64_t bufferShare{0}; //!< bytes the port adds to the shared pool
+        uint64_t ecnKmin{0};     //!< ECN: marking starts above, bytes (0: no marking)
+        uint64_t ecnKmax{0};     //!< ECN: marking probability reaches 1 above, bytes
+        double ecnPmax{0};       //!< ECN: probability at Kmax
     };
 
     /**
@@ -106,7 +106,8 @@ class FabricSwitch : public Object
     typedef void (*PacketPortTracedCallback)(Ptr<const Packet> packet, uint32_t port);
 
     /**
-     * \brief Add a port; the switch becomes its receive handler and buffer manager.
+     * \brief Add a port; the switch becomes its receive handler and buffer manager (its
+     * flow control, set before, tells the PFC headroom it reserves).
      * \param port the port
      * \param config its buffer and marking settings
      * \return the port's index in this switch
@@ -220,6 +221,8 @@ class FabricSwitch : public Object
     uint64_t GetBufferSize() const;
     /// \return the current PFC XOFF threshold per (port, lane), bytes
     uint64_t GetPfcThreshold() const;
+    /// \return the shared buffer as the ports' flow control sees it now
+    FabricBufferView GetBufferView() const;
 
   protected:
     void DoDispose() override;
@@ -249,18 +252,10 @@ class FabricSwitch : public Object
     /// A packet waiting to join an egress queue (cut-through into a faster port).
     struct Delayed
     {
-        int64_t at;        //!< when it joins, time steps
-        uint64_t seq;      //!< order of scheduling (ties)
         uint16_t port;     //!< the egress port
         FabricTxItem item; //!< the packet
     };
 
-    /**
-     * \param a a waiting packet
-     * \param b another
-     * \return true if \p a joins after \p b (the heap's order: earliest on top)
-     */
-    static bool LaterDelayed(const Delayed& a, const Delayed& b);
     /// The earliest waiting packet joins its egress queue (one occurrence per packet).
     void EnqueueDelayed();
     /**
@@ -279,10 +274,9 @@ class FabricSwitch : public Object
                     uint16_t qp,
                     uint8_t priority);
 
-    std::vector<Ptr<FabricNetDevice>> m_ports;    //!< ports by index
-    std::vector<PortConfig> m_config;             //!< per port
-    std::vector<std::vector<uint64_t>> m_charge;  //!< ingress bytes per (port, lane)
-    std::vector<std::vector<uint8_t>> m_xoffSent; //!< PFC: XOFF sent per (port, lane)
+    std::vector<Ptr<FabricNetDevice>> m_ports;   //!< ports by index
+    std::vector<PortConfig> m_config;            //!< per port
+    std::vector<std::vector<uint64_t>> m_charge; //!< ingress bytes per (port, lane)
     /// PFC: the (port, lane) pairs paused now, in the order they were paused (each is
     /// re-checked whenever the buffer frees: its resume threshold depends on all ports)
     std::vector<std::pair<uint16_t, uint8_t>> m_paused;
@@ -325,19 +319,18 @@ class FabricSwitch : public Object
     uint64_t m_salt{0};                                         //!< ECMP hash salt
     uint32_t m_rotate{0};                                       //!< ADAPTIVE tie-break rotation
     Ptr<UniformRandomVariable> m_rng;                           //!< spraying and ECN decisions
-    uint64_t m_bufferSize{0};       //!< BufferSize attribute (0: sum of ports)
-    uint64_t m_poolSize{0};         //!< effective shared pool, bytes
-    double m_pfcAlpha{0.125};       //!< PFC dynamic threshold factor
-    double m_dropAlpha{1.0};        //!< lossy dynamic threshold factor
-    uint64_t m_headroomTotal{0};    //!< sum of PFC headroom reserved
-    uint64_t m_used{0};             //!< bytes in the pool
-    uint64_t m_peakUsed{0};         //!< peak bytes in the pool
-    uint64_t m_forwarded{0};        //!< packets forwarded
-    uint64_t m_drops{0};            //!< packets dropped
-    uint64_t m_losslessDrops{0};    //!< drops on lossless ingress ports
-    uint64_t m_ecnMarks{0};         //!< packets marked
-    std::vector<Delayed> m_delayed; //!< packets waiting to join an egress queue: a heap
-    uint64_t m_delayedSeq{0};       //!< next Delayed::seq
+    uint64_t m_bufferSize{0};    //!< BufferSize attribute (0: sum of ports)
+    uint64_t m_poolSize{0};      //!< effective shared pool, bytes
+    double m_pfcAlpha{0.125};    //!< PFC dynamic threshold factor
+    double m_dropAlpha{1.0};     //!< lossy dynamic threshold factor
+    uint64_t m_headroomTotal{0}; //!< sum of PFC headroom reserved
+    uint64_t m_used{0};          //!< bytes in the pool
+    uint64_t m_peakUsed{0};      //!< peak bytes in the pool
+    uint64_t m_forwarded{0};     //!< packets forwarded
+    uint64_t m_drops{0};         //!< packets dropped
+    uint64_t m_losslessDrops{0}; //!< drops on lossless ingress ports
+    uint64_t m_ecnMarks{0};      //!< packets marked
+    TimeHeap<Delayed> m_delayed; //!< packets waiting to join an egress queue
     ReusableEvent<FabricSwitch, &FabricSwitch::EnqueueDelayed> m_delayedEvent{
         this}; //!< joins the earliest waiting packet, once per packet
     TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace; //!< drop
