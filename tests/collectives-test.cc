@@ -254,11 +254,11 @@ struct Outcome
 Outcome
 Simulate(const FabricGraph& graph,
          const WorkloadGroup& g,
-         FabricSwitch::Forwarding forwarding = FabricSwitch::ECMP)
+         const std::string& routing = "ns3::EcmpRouting")
 {
     Outcome o;
     FabricBuildOptions options;
-    options.forwarding = forwarding;
+    options.routing.SetRouting(routing);
     Fabric fabric = FabricBuilder::Build(graph, SpecLocation{}, options);
     Workload wl;
     const uint32_t gi = wl.AddGroup(g);
@@ -984,7 +984,7 @@ TEST_F(CollectivesTest, HierarchicalMatchesF7)
             WorkloadGroup g = MakeGroup("all-reduce", "hierarchical", nodes * gpn, 64 * MiB);
             g.ranksPerNode = gpn;
             g.chunkBytes = chunk;
-            const Outcome o = Simulate(NodesOfGpus(nodes, gpn), g, FabricSwitch::ADAPTIVE);
+            const Outcome o = Simulate(NodesOfGpus(nodes, gpn), g, "ns3::AdaptiveRouting");
             ASSERT_TRUE(o.complete);
             EXPECT_LT(o.cost.intra.betaSPerByte * 5, o.cost.inter.betaSPerByte);
             const bool whole = chunk > g.bytes;

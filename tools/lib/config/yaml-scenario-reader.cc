@@ -12,7 +12,7 @@
 #include "ns3/collective-algorithm.h"
 #include "ns3/expert-placement.h"
 #include "ns3/fabric-graph.h"
-#include "ns3/fabric-switch.h"
+#include "ns3/fabric-routing-helper.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/locality-domains.h"
 #include "ns3/moe-routing.h"
@@ -172,7 +172,7 @@ AlgorithmsWith(bool CollectiveCapabilities::*has)
 
 /// Ops with a root (`root`, a rank position).
 const std::vector<std::string> ROOTED_OPS = {"broadcast", "reduce"};
-/// Dragonfly+ path choice between groups (FabricSwitch::ParsePathMode).
+/// Dragonfly+ path choice between groups (FabricRoutingHelper::SetPathChoice).
 const std::vector<std::string> ROUTING_MODES = {"minimal", "valiant", "ugal"};
 
 /// Keys of one entry of a custom topology's `nodes`.
@@ -181,7 +181,7 @@ const std::vector<std::string> CUSTOM_NODE_KEYS = {"name", "kind", "tier"};
 const std::vector<std::string> CUSTOM_NODE_KINDS = {"gpu", "switch", "nic"};
 /// Keys of one entry of a custom topology's `links`.
 const std::vector<std::string> CUSTOM_LINK_KEYS = {"a", "b", "link"};
-/// Switch forwarding modes (FabricSwitch::ParseForwarding).
+/// Switch forwarding modes (FabricRoutingHelper::SetForwarding).
 const std::vector<std::string> FORWARDING_MODES = {"ecmp", "spray", "adaptive"};
 
 /// Default simulated-time limit, picoseconds (10 s).
@@ -875,10 +875,9 @@ spec::TopologyKeys()
                          "how packets between groups choose their path (minimal, Valiant, UGAL)",
                          [](const Field& f, T& t) {
                              t.routing = ReadChoice(f, "routing", ROUTING_MODES);
-                             FabricSwitch::PathMode mode;
-                             NS_ABORT_MSG_UNLESS(FabricSwitch::ParsePathMode(t.routing, mode),
+                             NS_ABORT_MSG_UNLESS(FabricRoutingHelper().SetPathChoice(t.routing),
                                                  "routing '" << t.routing
-                                                             << "' is not a FabricSwitch mode");
+                                                             << "' is not a path choice");
                          })
                 .For({"dragonfly-plus"}),
             IntegerKey("gpus_per_server",

@@ -976,11 +976,11 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
                         MemoryRefusal(memoryEstimate, memoryLimit, options.memoryLimitBytes > 0));
     }
     FabricBuildOptions build;
-    if (!FabricSwitch::ParseForwarding(spec.forwarding, build.forwarding))
+    if (!build.routing.SetForwarding(spec.forwarding))
     {
         throw SpecError(spec.where, "unknown forwarding '" + spec.forwarding + "'");
     }
-    if (!FabricSwitch::ParsePathMode(spec.topology.routing, build.pathMode))
+    if (!build.routing.SetPathChoice(spec.topology.routing))
     {
         throw SpecError(spec.topology.where,
                         "unknown routing '" + spec.topology.routing

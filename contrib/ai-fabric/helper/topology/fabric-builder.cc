@@ -27,7 +27,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 
 namespace ns3
 {
@@ -71,95 +70,6 @@ SelectPort(Ptr<FabricSwitch> sw, uint32_t dst, uint16_t qp)
     const uint64_t h
         = (static_cast<uint64_t>(dst) * 0x9e3779b97f4a7c15ull) ^ (qp * 0xbf58476d1ce4e5b9ull);
     return ports[(h >> 32) % ports.size()];
-}
-
-/**
- * \brief Tables for non-minimal routing between groups (Dragonfly+): for every
- * group, each switch outside it gets its equal-cost ports towards the group's
- * nearest switch (a multi-source breadth-first search over switches).
- */
-void
-SetUpGroupRouting(const FabricGraph& graph,
-                  Fabric& f,
-                  const std::vector<std::vector<uint16_t>>& portOfLink,
-                  FabricSwitch::PathMode mode,
-                  const SpecLocation& where)
-{
-    const auto& nodes = graph.GetNodes();
-    uint32_t groups = 0;
-    for (const auto& n : nodes)
-    {
-        if (n.kind == FabricGraph::NodeKind::SWITCH && n.group != FabricGraph::NONE)
-        {
-            groups = std::max(groups, n.group + 1);
-        }
-    }
-    if (groups < 3)
-    {
-        throw SpecError(where,
-                        "non-minimal routing (valiant, ugal) needs a fabric of at least 3 "
-                        "groups (dragonfly-plus)");
-    }
-    std::vector<uint16_t> dstGroup(graph.GetGpuCount(), UINT16_MAX);
-    for (uint32_t gpu = 0; gpu < graph.GetGpuCount(); ++gpu)
-    {
-        const uint32_t group = nodes[graph.GetGpuNode(gpu)].group;
-        dstGroup[gpu] = group == FabricGraph::NONE ? UINT16_MAX : static_cast<uint16_t>(group);
-    }
-    for (uint32_t n = 0; n < nodes.size(); ++n)
-    {
-        if (nodes[n].kind == FabricGraph::NodeKind::SWITCH && nodes[n].group != FabricGraph::NONE)
-        {
-            f.switches[n]->SetGroupRouting(mode, nodes[n].group, groups, dstGroup);
-        }
-    }
-    std::vector<uint16_t> ports;
-    for (uint32_t g = 0; g < groups; ++g)
-    {
-        std::vector<uint32_t> dist(nodes.size(), UINT32_MAX);
-        std::deque<uint32_t> frontier;
-        for (uint32_t n = 0; n < nodes.size(); ++n)
-        {
-            if (nodes[n].kind == FabricGraph::NodeKind::SWITCH && nodes[n].group == g)
-            {
-                dist[n] = 0;
-                frontier.push_back(n);
-            }
-        }
-        while (!frontier.empty())
-        {
-            const uint32_t n = frontier.front();
-            frontier.pop_front();
-            for (const auto& adj : graph.GetAdjacency(n))
-            {
-                if (nodes[adj.peer].kind == FabricGraph::NodeKind::SWITCH
-                    && dist[adj.peer] == UINT32_MAX)
-                {
-                    dist[adj.peer] = dist[n] + 1;
-                    frontier.push_back(adj.peer);
-                }
-            }
-        }
-        for (uint32_t n = 0; n < nodes.size(); ++n)
-        {
-            if (nodes[n].kind != FabricGraph::NodeKind::SWITCH
-                || nodes[n].group == FabricGraph::NONE)
-            {
-                continue;
-            }
-            ports.clear();
-            const auto& adj = graph.GetAdjacency(n);
-            for (std::size_t k = 0; k < adj.size() && dist[n] != 0; ++k)
-            {
-                if (nodes[adj[k].peer].kind == FabricGraph::NodeKind::SWITCH
-                    && dist[adj[k].peer] + 1 == dist[n])
-                {
-                    ports.push_back(portOfLink[n][k]);
-                }
-            }
-            f.switches[n]->SetGroupRoute(g, ports);
-        }
-    }
 }
 
 /// \return true if the node needs a forwarding element: switches, NIC nodes, and
@@ -318,17 +228,13 @@ FabricBuilder::Build(const FabricGraph& graph,
         if (Forwards(graph, n))
         {
             Ptr<FabricSwitch> sw = CreateObject<FabricSwitch>();
-            sw->SetForwarding(options.forwarding);
             stream += sw->AssignStreams(stream);
             f.nodes.Get(n)->AggregateObject(sw);
             f.switches[n] = sw;
         }
     }
 
-    // Devices and channels; remember each node's port index per link, and the node
-    // behind each port.
-    std::vector<std::vector<uint16_t>> portOfLink(nodes.size());
-    std::vector<std::vector<uint32_t>> peerOfPort(nodes.size());
+    // Devices and channels.
     f.devicesA.reserve(links.size());
     f.devicesB.reserve(links.size());
     f.channels.reserve(links.size());
@@ -356,18 +262,7 @@ FabricBuilder::Build(const FabricGraph& graph,
             if (f.switches[n])
             {
                 const LinkProfile& profile = graph.GetProfiles()[links[adj.link].profile];
-                FabricSwitch::PortConfig config = MakePortConfig(profile);
-                config.edge = !graph.IsTransit(adj.peer)
-                              || nodes[adj.peer].kind == FabricGraph::NodeKind::NIC;
-                config.global = nodes[n].group != FabricGraph::NONE
-                                && nodes[adj.peer].group != FabricGraph::NONE
-                                && nodes[adj.peer].group != nodes[n].group;
-                portOfLink[n].push_back(static_cast<uint16_t>(f.switches[n]->AddPort(dev, config)));
-                peerOfPort[n].push_back(adj.peer);
-            }
-            else
-            {
-                portOfLink[n].push_back(0);
+                f.switches[n]->AddPort(dev, MakePortConfig(profile));
             }
         }
     }
@@ -480,152 +375,8 @@ FabricBuilder::Build(const FabricGraph& graph,
                            sw ? MakeBoundCallback(&SelectPort, sw) : RdmaTransport::PortSelector());
     }
 
-    // Routing tables, per destination GPU, from the graph's routing policy (all
-    // shortest paths; NVLink inside a server; PXN relay on rail-only fabrics).
-    std::vector<uint16_t> ports;
-    std::vector<uint32_t> hops;
-    // Verification memo: verified[n] == dst once the walk from n to dst is known to arrive,
-    // so that each destination costs O(nodes), not O(GPUs x hops).
-    std::vector<uint32_t> verified(nodes.size(), UINT32_MAX);
-    std::vector<uint32_t> walked;
-    // GPUs with a single link, behind the same node, share their routes everywhere but at
-    // that node, when no link is NVLink and GPUs do not relay (then NextHops at a node other
-    // than the attachment sees the same distances). The first GPU of such a group gets a
-    // breadth-first search and NextHops at every switch; the others copy its routes and
-    // recompute only the attachment's: set-up O(attachments x links), not O(GPUs x links).
-    bool share = !graph.GetGpuRelay();
-    for (const auto& link : links)
-    {
-        share = share && link.kind != FabricGraph::LinkKind::NVLINK;
-    }
-    const uint32_t gpus = graph.GetGpuCount();
-    std::vector<uint32_t> gpuNode(gpus);
-    std::vector<uint32_t> attachOf(gpus, UINT32_MAX);
-    std::vector<uint32_t> left(nodes.size(), 0); // GPUs of each attachment still to route
-    for (uint32_t g = 0; g < gpus; ++g)
-    {
-        gpuNode[g] = graph.GetGpuNode(g);
-        const auto& adj = graph.GetAdjacency(gpuNode[g]);
-        if (share && adj.size() == 1 && !f.switches[gpuNode[g]])
-        {
-            attachOf[g] = adj[0].peer;
-            ++left[attachOf[g]];
-        }
-    }
-    std::vector<uint32_t> switchNodes;
-    for (uint32_t n = 0; n < nodes.size(); ++n)
-    {
-        if (f.switches[n])
-        {
-            switchNodes.push_back(n);
-        }
-    }
-    std::vector<uint32_t> leaderOf(nodes.size(), UINT32_MAX); // attachment -> its first GPU
-    // Distances to the leader, kept while the attachment has GPUs left to route.
-    std::vector<std::vector<uint32_t>> leaderDist(nodes.size());
-    std::vector<uint32_t> dist;
-    for (uint32_t dst = 0; dst < gpus; ++dst)
-    {
-        const uint32_t target = gpuNode[dst];
-        const uint32_t attach = attachOf[dst];
-        const uint32_t leader = attach == UINT32_MAX ? UINT32_MAX : leaderOf[attach];
-        const bool copy = leader != UINT32_MAX;
-        if (copy)
-        {
-            // Distances to this GPU: the leader's, with the two GPUs' places exchanged.
-            dist = leaderDist[attach];
-            std::swap(dist[target], dist[gpuNode[leader]]);
-        }
-        else
-        {
-            dist = graph.RouteDistancesTo(target);
-            if (attach != UINT32_MAX && left[attach] > 1)
-            {
-                leaderOf[attach] = dst;
-                leaderDist[attach] = dist;
-            }
-        }
-        if (attach != UINT32_MAX && --left[attach] == 0)
-        {
-            std::vector<uint32_t>().swap(leaderDist[attach]); // the group is done
-        }
-        for (uint32_t src = 0; src < gpus && !copy; ++src) // (a copy: the leader's reach)
-        {
-            if (dist[gpuNode[src]] == UINT32_MAX)
-            {
-                throw SpecError(where,
-                                "GPU '" + nodes[gpuNode[src]].name + "' cannot reach GPU '"
-                                    + nodes[target].name + "'");
-            }
-        }
-        // (A single-port GPU has no switch: its transport sends everything on its port.)
-        for (const uint32_t n : switchNodes)
-        {
-            if (copy && n != attach)
-            {
-                if (!f.switches[n]->GetRoute(leader).empty())
-                {
-                    f.switches[n]->CopyRoute(dst, leader);
-                }
-                continue;
-            }
-            graph.NextHops(n, target, dist, hops);
-            if (hops.empty())
-            {
-                continue;
-            }
-            ports.clear();
-            for (const uint32_t k : hops)
-            {
-                ports.push_back(portOfLink[n][k]);
-            }
-            f.switches[n]->SetRoute(dst, ports);
-        }
-        // Verify the tables: from every GPU, following them reaches the destination
-        // without a loop (every hop must bring the packet strictly closer). A walk ends
-        // early at a node an earlier walk to the same destination has verified.
-        for (uint32_t src = 0; src < gpus; ++src)
-        {
-            uint32_t n = gpuNode[src];
-            uint32_t steps = 0;
-            walked.clear();
-            while (n != target && verified[n] != dst)
-            {
-                walked.push_back(n);
-                uint32_t next = UINT32_MAX;
-                if (f.switches[n])
-                {
-                    const auto& route = f.switches[n]->GetRoute(dst);
-                    if (!route.empty())
-                    {
-                        next = peerOfPort[n][route.front()];
-                    }
-                }
-                else if (graph.GetAdjacency(n).size() == 1)
-                {
-                    next = graph.GetAdjacency(n)[0].peer;
-                }
-                if (next == UINT32_MAX || dist[next] >= dist[n] || ++steps > nodes.size())
-                {
-                    throw SpecError(where,
-                                    "routing from GPU '" + nodes[graph.GetGpuNode(src)].name
-                                        + "' to GPU '" + nodes[target].name + "' "
-                                        + (next == UINT32_MAX
-                                               ? "stops at '" + nodes[n].name + "'"
-                                               : "loops at '" + nodes[n].name + "'"));
-                }
-                n = next;
-            }
-            for (const uint32_t w : walked)
-            {
-                verified[w] = dst;
-            }
-        }
-    }
-    if (options.pathMode != FabricSwitch::MINIMAL)
-    {
-        SetUpGroupRouting(graph, f, portOfLink, options.pathMode, where);
-    }
+    // Routing strategies and tables (verified).
+    options.routing.Install(graph, f, where);
     return f;
 }
 

@@ -6,6 +6,7 @@
 
 #include "ns3/fabric-channel.h"
 #include "ns3/fabric-net-device.h"
+#include "ns3/fabric-routing-helper.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/node-container.h"
 #include "ns3/ptr.h"
@@ -47,7 +48,8 @@ struct Fabric
  */
 struct FabricBuildOptions
 {
-    FabricSwitch::Forwarding forwarding{FabricSwitch::ECMP}; //!< choice among equal-cost ports
+    /// The switches' routing strategies (default: ECMP everywhere).
+    FabricRoutingHelper routing;
     int64_t stream{0}; //!< first ns-3 random stream index for the fabric's random choices
     /// Transport reliability: "auto" (go-back-n if any link is lossy, else none),
     /// "none" or "go-back-n".
@@ -58,8 +60,6 @@ struct FabricBuildOptions
     /// Attributes of the transports' loss recovery (name, value as an ns-3 string; e.g.
     /// GoBackNRecovery's AckInterval, SendWindow, RetransmitTimeout).
     std::vector<std::pair<std::string, std::string>> transportAttributes;
-    /// Path choice between groups (Dragonfly+): minimal, Valiant or UGAL.
-    FabricSwitch::PathMode pathMode{FabricSwitch::MINIMAL};
     /// Fidelity knob (`fidelity: {cell_packets}`): one simulated packet carries up to this
     /// many MTU packets' payload, with all their wire bytes; 1 (the default) is full fidelity.
     uint32_t cellPackets{1};
@@ -69,11 +69,8 @@ struct FabricBuildOptions
 /**
  * \ingroup ai-fabric
  * \brief Turns a FabricGraph into ns-3 Nodes, FabricNetDevices, FabricChannels,
- * FabricSwitches (with routing tables) and RdmaTransports.
- *
- * Routing: for every destination GPU, each switch's equal-cost next hops are
- * the neighbours one hop closer to it on shortest paths that transit only
- * switches (up/down in a tree). The builder checks that every GPU reaches
+ * FabricSwitches and RdmaTransports; the switches' routing strategies and tables are
+ * FabricBuildOptions::routing's (FabricRoutingHelper), which checks that every GPU reaches
  * every other GPU and reports an unreachable pair as a SpecError.
  */
 class FabricBuilder
@@ -82,7 +79,7 @@ class FabricBuilder
     /**
      * \param graph the fabric
      * \param where location of the topology, for errors
-     * \param options forwarding mode and random streams
+     * \param options routing, random streams and transport settings
      * \return the built fabric
      * \throws SpecError if some GPU cannot reach another
      */

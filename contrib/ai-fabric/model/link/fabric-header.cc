@@ -51,7 +51,7 @@ FabricHeader::Serialize(Buffer::Iterator i) const
     i.WriteU8(m_kind);
     i.WriteU8(m_flags);
     i.WriteU8(0); // reserved
-    i.WriteHtonU16(m_via);
+    i.WriteHtonU16(m_routingTag);
     i.WriteHtonU32(m_msgId);
     i.WriteHtonU32(m_psn);
     i.WriteHtonU32(m_payload);
@@ -69,7 +69,7 @@ FabricHeader::Deserialize(Buffer::Iterator i)
     m_kind = i.ReadU8();
     m_flags = i.ReadU8();
     i.ReadU8();
-    m_via = i.ReadNtohU16();
+    m_routingTag = i.ReadNtohU16();
     m_msgId = i.ReadNtohU32();
     m_psn = i.ReadNtohU32();
     m_payload = i.ReadNtohU32();
@@ -83,7 +83,7 @@ FabricHeader::Print(std::ostream& os) const
 {
     os << "src=" << m_src << " dst=" << m_dst << " qp=" << m_qp << " prio=" << +m_priority
        << " kind=" << +m_kind << " flags=" << +m_flags << " msg=" << m_msgId << " psn=" << m_psn
-       << " via=" << m_via << " payload=" << m_payload << " msgBytes=" << m_msgBytes;
+       << " tag=" << m_routingTag << " payload=" << m_payload << " msgBytes=" << m_msgBytes;
 }
 
 } // namespace ns3

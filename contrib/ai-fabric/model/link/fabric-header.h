@@ -14,14 +14,15 @@ namespace ns3
 /**
  * \ingroup ai-fabric
  * \brief The fields every ai-fabric packet carries: routing (src, dst, queue
- * pair, priority) and RDMA transport (message, packet sequence number, sizes).
+ * pair, priority, routing tag) and RDMA transport (message, packet sequence number, sizes).
  *
  * A plain value: the packet path carries a packet as these fields and its sizes
  * (FabricTxItem, FabricArrival), so that no switch or receiver parses bytes. FabricHeader is
  * their serialized form inside an ns-3 Packet, which is made only when an observer (a trace
  * sink, a capture) needs one (MaterializePacket) and then travels with the packet; a switch
  * that changes the fields of a packet that has one (ECN marking, a detour) rewrites its
- * bytes, so the bytes a trace or a capture reads always agree.
+ * bytes, so the bytes a trace or a capture reads always agree. The routing tag belongs to the
+ * switches' routing strategy (FabricRouting), which alone gives it a meaning.
  */
 struct FabricFields
 {
@@ -42,14 +43,14 @@ struct FabricFields
         FLAG_ECN_CE = 4, //!< ECN congestion experienced
     };
 
-    uint32_t m_src{0};     //!< source endpoint (GPU index)
-    uint32_t m_dst{0};     //!< destination endpoint (GPU index)
-    uint16_t m_qp{0};      //!< queue pair index at the source (flow entropy for ECMP)
-    uint8_t m_priority{0}; //!< traffic class / virtual lane
-    uint8_t m_kind{DATA};  //!< Kind
-    uint8_t m_flags{0};    //!< Flags
-    uint16_t m_via{0};     //!< non-minimal routing: intermediate group + 1 (0: none)
-    uint32_t m_msgId{0};   //!< message id, unique per source endpoint
+    uint32_t m_src{0};        //!< source endpoint (GPU index)
+    uint32_t m_dst{0};        //!< destination endpoint (GPU index)
+    uint16_t m_qp{0};         //!< queue pair index at the source (flow entropy for ECMP)
+    uint8_t m_priority{0};    //!< traffic class / virtual lane
+    uint8_t m_kind{DATA};     //!< Kind
+    uint8_t m_flags{0};       //!< Flags
+    uint16_t m_routingTag{0}; //!< opaque to all but the switches' FabricRouting (0: none)
+    uint32_t m_msgId{0};      //!< message id, unique per source endpoint
     uint32_t m_psn{
         0}; //!< packet sequence number on the queue pair (DATA), or the PSN acknowledged (ACK/NACK)
     uint32_t m_payload{0};  //!< payload bytes this packet carries
