@@ -361,7 +361,7 @@ RunDragonfly(const std::string& pathChoice)
         if (a.kind == FabricGraph::NodeKind::SWITCH && b.kind == FabricGraph::NodeKind::SWITCH
             && a.group != b.group)
         {
-            r.globalPackets += f.devicesA[l]->GetTxPackets() + f.devicesB[l]->GetTxPackets();
+            r.globalPackets += f.devicesA[l]->GetStats().txPackets + f.devicesB[l]->GetStats().txPackets;
         }
     }
     for (const auto& sw : f.switches)
