@@ -12,6 +12,7 @@
 #include "ns3/fabric-channel.h"
 #include "ns3/fabric-graph.h"
 #include "ns3/fabric-net-device.h"
+#include "ns3/go-back-n-recovery.h"
 #include "ns3/link-profile.h"
 #include "ns3/node-container.h"
 #include "ns3/node.h"
@@ -204,7 +205,8 @@ class RdmaTransportHelperTestCase : public TestCase
         }
 
         RdmaTransportHelper rdma;
-        rdma.SetTransportAttribute("AckInterval", UintegerValue(8));
+        rdma.SetTransportAttribute("DataPriority", UintegerValue(2));
+        rdma.SetRecoveryOps("ns3::GoBackNRecovery", "AckInterval", UintegerValue(8));
         rdma.SetCongestionControl("ns3::Dcqcn", "AlphaGain", DoubleValue(0.5));
         const std::vector<Ptr<RdmaTransport>> transports = rdma.Install(nodes);
         NS_TEST_ASSERT_MSG_EQ(transports.size(), 2U, "one transport per node");
@@ -214,9 +216,16 @@ class RdmaTransportHelperTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(nodes.Get(i)->GetObject<RdmaTransport>(),
                                   transports[i],
                                   "aggregated to its node");
+            UintegerValue prio;
+            transports[i]->GetAttribute("DataPriority", prio);
+            NS_TEST_EXPECT_MSG_EQ(prio.Get(), 2U, "transport attribute set");
+            PointerValue rec;
+            transports[i]->GetAttribute("RecoveryOps", rec);
+            Ptr<GoBackNRecovery> gbn = rec.Get<GoBackNRecovery>();
+            NS_TEST_ASSERT_MSG_NE(gbn, nullptr, "recovery prototype forked per transport");
             UintegerValue ack;
-            transports[i]->GetAttribute("AckInterval", ack);
-            NS_TEST_EXPECT_MSG_EQ(ack.Get(), 8U, "transport attribute set");
+            gbn->GetAttribute("AckInterval", ack);
+            NS_TEST_EXPECT_MSG_EQ(ack.Get(), 8U, "its attribute set");
             PointerValue cc;
             transports[i]->GetAttribute("CongestionControl", cc);
             Ptr<Dcqcn> dcqcn = cc.Get<Dcqcn>();

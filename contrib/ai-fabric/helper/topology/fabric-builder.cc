@@ -334,7 +334,7 @@ FabricBuilder::Build(const FabricGraph& graph,
     // NIC) with the GPU's forwarding element choosing per destination.
     RdmaTransportHelper rdma;
     rdma.SetMtu(pathMtu);
-    rdma.SetTransportAttribute("RecoveryOps", PointerValue(recovery));
+    rdma.SetRecoveryOps(recovery);
     if (options.congestionControl)
     {
         rdma.SetCongestionControl(options.congestionControl);

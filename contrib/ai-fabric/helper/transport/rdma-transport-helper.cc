@@ -29,6 +29,12 @@ RdmaTransportHelper::SetCongestionControl(Ptr<RdmaCongestionControl> prototype)
 }
 
 void
+RdmaTransportHelper::SetRecoveryOps(Ptr<RdmaRecoveryOps> prototype)
+{
+    m_factory.Set("RecoveryOps", PointerValue(prototype));
+}
+
+void
 RdmaTransportHelper::SetMtu(uint32_t bytes)
 {
     m_mtu = bytes;

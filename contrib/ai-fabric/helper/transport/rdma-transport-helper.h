@@ -9,6 +9,7 @@
 #include "ns3/pointer.h"
 #include "ns3/ptr.h"
 #include "ns3/rdma-congestion-control.h"
+#include "ns3/rdma-recovery-ops.h"
 #include "ns3/rdma-transport.h"
 
 #include <cstdint>
@@ -28,7 +29,7 @@ class Node;
  *
  * \code
  *   RdmaTransportHelper rdma;
- *   rdma.SetTransportAttribute("Reliability", StringValue("go-back-n"));
+ *   rdma.SetRecoveryOps("ns3::GoBackNRecovery", "AckInterval", UintegerValue(8));
  *   rdma.SetCongestionControl("ns3::Dcqcn", "Rai", DataRateValue(DataRate("40Mbps")));
  *   std::vector<Ptr<RdmaTransport>> transports = rdma.Install(gpuNodes); // endpoint = index
  * \endcode
@@ -68,6 +69,22 @@ class RdmaTransportHelper
     void SetCongestionControl(Ptr<RdmaCongestionControl> prototype);
 
     /**
+     * \brief Give every transport a loss-recovery prototype of this type (each transport
+     * forks its own).
+     * \tparam Args name-value pairs
+     * \param type the RdmaRecoveryOps TypeId name, e.g. "ns3::GoBackNRecovery"
+     * \param args its attributes, as name-value pairs
+     */
+    template<typename... Args>
+    void SetRecoveryOps(const std::string& type, Args&&... args);
+
+    /**
+     * \brief Give every transport this loss-recovery prototype.
+     * \param prototype the prototype (null: NoRecovery, for a lossless fabric)
+     */
+    void SetRecoveryOps(Ptr<RdmaRecoveryOps> prototype);
+
+    /**
      * \param bytes payload bytes per packet (0, the default: the port's MTU; on a node
      *        with several ports, the smallest of theirs)
      */
@@ -100,6 +117,14 @@ RdmaTransportHelper::SetCongestionControl(const std::string& type, Args&&... arg
 {
     ObjectFactory factory(type, std::forward<Args>(args)...);
     SetCongestionControl(factory.Create<RdmaCongestionControl>());
+}
+
+template<typename... Args>
+void
+RdmaTransportHelper::SetRecoveryOps(const std::string& type, Args&&... args)
+{
+    ObjectFactory factory(type, std::forward<Args>(args)...);
+    SetRecoveryOps(factory.Create<RdmaRecoveryOps>());
 }
 
 } // namespace ns3
