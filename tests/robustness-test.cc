@@ -180,12 +180,32 @@ namespace
 pid_t
 SpawnLongRun(const fs::path& out, const fs::path& scratch)
 {
+    // --progress: the first progress line on stderr says the simulation has started (the
+    // workload is built and the signal handlers are in place), whatever the machine's load.
     return Spawn({"run",
                   aifabrictest::SourcePath("tests/scenarios/long-run.yaml"),
                   "--out",
                   out.string(),
-                  "--quiet"},
+                  "--progress"},
                  scratch);
+}
+
+/// Wait until the long run prints its first progress line (it is simulating), at most 120 s
+/// of wall time (a machine that slow fails the test rather than hanging it).
+/// \return whether it started
+bool
+WaitUntilSimulating(const fs::path& scratch)
+{
+    for (int i = 0; i < 2400; ++i)
+    {
+        if (aifabrictest::SlurpFile(scratch / "stderr.txt").find("[ai-fabric] [")
+            != std::string::npos)
+        {
+            return true;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
 }
 
 /// No half-written result: no temporary file is left in \p out.
@@ -207,7 +227,7 @@ TEST(Robustness, SigtermWritesPartialResults)
     const fs::path s = Scratch("sigterm");
     const fs::path out = s / "out";
     const pid_t pid = SpawnLongRun(out, s);
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500)); // past the YAML reading
+    EXPECT_TRUE(WaitUntilSimulating(s)) << aifabrictest::SlurpFile(s / "stderr.txt");
     kill(pid, SIGTERM);
     EXPECT_EQ(Wait(pid), 128 + SIGTERM) << aifabrictest::SlurpFile(s / "stderr.txt");
     const std::string summary = aifabrictest::SlurpFile(out / "summary.json");
@@ -224,7 +244,7 @@ TEST(Robustness, SecondSignalExitsAtOnce)
     const fs::path s = Scratch("sigterm2");
     const fs::path out = s / "out";
     const pid_t pid = SpawnLongRun(out, s);
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    EXPECT_TRUE(WaitUntilSimulating(s)) << aifabrictest::SlurpFile(s / "stderr.txt");
     kill(pid, SIGINT);
     kill(pid, SIGINT);
     EXPECT_EQ(Wait(pid), 128 + SIGINT);
