@@ -40,6 +40,7 @@
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -364,11 +365,28 @@ MakeStragglerLedger(const ScenarioSpec& spec, const Workload& workload, const Fa
             return nullptr;
         }
     }
+    // Fed by the trace sources of every port (port id 2 x link + end) and transport.
     auto ledger = std::make_unique<StragglerLedger>(fabric.transports.size());
+    std::unordered_map<const FabricNetDevice*, uint32_t> portId;
     for (std::size_t i = 0; i < fabric.devicesA.size(); ++i)
     {
-        fabric.devicesA[i]->SetStragglerLedger(ledger.get(), 2 * i);
-        fabric.devicesB[i]->SetStragglerLedger(ledger.get(), 2 * i + 1);
+        ledger->ConnectPort(fabric.devicesA[i], 2 * i);
+        ledger->ConnectPort(fabric.devicesB[i], 2 * i + 1);
+        portId.emplace(PeekPointer(fabric.devicesA[i]), 2 * i);
+        portId.emplace(PeekPointer(fabric.devicesB[i]), 2 * i + 1);
+    }
+    for (const Ptr<RdmaTransport>& t : fabric.transports)
+    {
+        std::vector<uint32_t> ports(t->GetNPorts(), StragglerLedger::NONE);
+        for (uint32_t i = 0; i < ports.size(); ++i)
+        {
+            const auto it = portId.find(PeekPointer(t->GetPort(i)));
+            if (it != portId.end())
+            {
+                ports[i] = it->second;
+            }
+        }
+        ledger->ConnectTransport(t, std::move(ports));
     }
     return ledger;
 }
