@@ -33,12 +33,13 @@ class RdmaTransport;
  * The ledger records those terms; the wait at a hop is split into time its lane
  * was held by flow control (PFC pause, credit stall) and plain queueing.
  *
- * It is fed by trace sources (ConnectPort, ConnectTransport): every port's
- * LastPacketDequeue, every transport's MessagePosted, FirstPacketSent and LastPacketSent. Cost:
- * nothing per packet when no ledger is connected (a flag test per queued packet, the switch flags
- * last packets in FabricTxItem::lastOfMessage, and an empty-list test for those). When on: per
- * message one record, per hop of its last packet one entry in a shared pool (amortized
- * allocation-free); no events, no random draws, so the simulation is identical with and without it.
+ * It is fed by trace sources (ConnectPort, ConnectTransport; FabricStatsHelper connects a
+ * whole fabric): every port's LastPacketDequeue, every transport's MessagePosted,
+ * FirstPacketSent and LastPacketSent. Cost: nothing per packet when no ledger is
+ * connected (a flag test per queued packet, the switch flags last packets in
+ * FabricTxItem::lastOfMessage, and an empty-list test for those). When on: per message one
+ * record, per hop of its last packet one entry in a shared pool (amortized allocation-free);
+ * no events, no random draws, so the simulation is identical with and without it.
  */
 class StragglerLedger
 {
