@@ -9,8 +9,8 @@
 #include "ns3/dcqcn.h"
 #include "ns3/double.h"
 #include "ns3/fabric-builder.h"
-#include "ns3/fabric-channel.h"
 #include "ns3/fabric-graph.h"
+#include "ns3/fabric-helper.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/go-back-n-recovery.h"
 #include "ns3/link-profile.h"
@@ -178,7 +178,7 @@ class WorkloadTwoGpuDagTestCase : public TestCase
 
 /**
  * \ingroup ai-fabric-tests
- * \brief RdmaTransportHelper on two nodes wired by hand (no FabricBuilder): each node
+ * \brief RdmaTransportHelper on two nodes wired by FabricHelper (no FabricBuilder): each node
  * gets a configured transport, aggregated to it, on which a WorkloadApplication sends.
  */
 class RdmaTransportHelperTestCase : public TestCase
@@ -196,13 +196,8 @@ class RdmaTransportHelperTestCase : public TestCase
         // (the device and channel defaults).
         NodeContainer nodes;
         nodes.Create(2);
-        Ptr<FabricChannel> cable = CreateObject<FabricChannel>();
-        for (uint32_t i = 0; i < 2; ++i)
-        {
-            Ptr<FabricNetDevice> dev = CreateObject<FabricNetDevice>();
-            nodes.Get(i)->AddDevice(dev);
-            dev->Attach(cable);
-        }
+        FabricHelper fabric;
+        fabric.Install(nodes);
 
         RdmaTransportHelper rdma;
         rdma.SetTransportAttribute("DataPriority", UintegerValue(2));

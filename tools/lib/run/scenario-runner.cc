@@ -14,11 +14,10 @@
 #include "ns3/direct-collective.h"
 #include "ns3/fabric-builder.h"
 #include "ns3/fabric-graph.h"
+#include "ns3/fabric-stats-helper.h"
 #include "ns3/fabric-stats.h"
 #include "ns3/locality-domains.h"
 #include "ns3/object-factory.h"
-#include "ns3/port-metrics.h"
-#include "ns3/port-sampler.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-transport.h"
@@ -337,20 +336,18 @@ StopWhenDone()
 }
 
 /**
- * \brief The straggler ledger of a run, attached to every port, if attribution is on
- * (`attribution: enabled`: on, off, or auto = on up to
- * ScenarioSpec::ATTRIBUTION_AUTO_MAX_MESSAGES messages).
+ * \brief Is straggler attribution on for this run (`attribution: enabled`: on, off, or auto =
+ * on up to ScenarioSpec::ATTRIBUTION_AUTO_MAX_MESSAGES messages)?
  * \param spec the scenario
  * \param workload the workload
- * \param fabric the built fabric
- * \return the ledger, or null when off
+ * \return true to keep a straggler ledger
  */
-std::unique_ptr<StragglerLedger>
-MakeStragglerLedger(const ScenarioSpec& spec, const Workload& workload, const Fabric& fabric)
+bool
+AttributionOn(const ScenarioSpec& spec, const Workload& workload)
 {
     if (spec.attribution == "off")
     {
-        return nullptr;
+        return false;
     }
     if (spec.attribution == "auto")
     {
@@ -361,108 +358,10 @@ MakeStragglerLedger(const ScenarioSpec& spec, const Workload& workload, const Fa
         }
         if (messages > ScenarioSpec::ATTRIBUTION_AUTO_MAX_MESSAGES)
         {
-            return nullptr;
+            return false;
         }
     }
-    auto ledger = std::make_unique<StragglerLedger>(fabric.transports.size());
-    for (std::size_t i = 0; i < fabric.devicesA.size(); ++i)
-    {
-        fabric.devicesA[i]->SetStragglerLedger(ledger.get(), 2 * i);
-        fabric.devicesB[i]->SetStragglerLedger(ledger.get(), 2 * i + 1);
-    }
-    return ledger;
-}
-
-/// Sum the flow-control and loss counters of every port and switch.
-FabricCounters
-CollectCounters(const Fabric& fabric)
-{
-    FabricCounters k;
-    auto port = [&k](const Ptr<FabricNetDevice>& d) {
-        const FabricNetDevice::Stats s = d->GetStats();
-        k.pauseFrames += s.pausesSent;
-        k.pausedS += s.pausedTime.GetSeconds();
-        k.stallS += s.stallTime.GetSeconds();
-    };
-    for (std::size_t i = 0; i < fabric.devicesA.size(); ++i)
-    {
-        port(fabric.devicesA[i]);
-        port(fabric.devicesB[i]);
-    }
-    for (const auto& sw : fabric.switches)
-    {
-        if (sw)
-        {
-            k.drops += sw->GetDrops();
-            k.losslessDrops += sw->GetLosslessDrops();
-            k.ecnMarks += sw->GetEcnMarks();
-            k.peakBufferBytes = std::max(k.peakBufferBytes, sw->GetPeakBufferUsed());
-        }
-    }
-    return k;
-}
-
-/// \return the link class between two nodes, by their kinds and tiers
-std::string
-TierName(const FabricGraph::Node& a, const FabricGraph::Node& b)
-{
-    auto name = [](const FabricGraph::Node& n) -> std::string {
-        switch (n.kind)
-        {
-            case FabricGraph::NodeKind::GPU:
-                return "gpu";
-            case FabricGraph::NodeKind::NIC:
-                return "nic";
-            case FabricGraph::NodeKind::SWITCH:
-                break;
-        }
-        return "switch" + std::to_string(n.tier);
-    };
-    const std::string x = name(a);
-    const std::string y = name(b);
-    return x < y ? x + "-" + y : y + "-" + x;
-}
-
-/// One record per port: both directions of every link.
-std::vector<PortRecord>
-CollectPorts(const FabricGraph& graph, const Fabric& fabric, bool custom)
-{
-    std::vector<PortRecord> ports;
-    const auto& nodes = graph.GetNodes();
-    const auto& links = graph.GetLinks();
-    ports.reserve(2 * links.size());
-    for (std::size_t i = 0; i < links.size(); ++i)
-    {
-        const auto& link = links[i];
-        const std::string tier = TierName(nodes[link.a], nodes[link.b]);
-        const std::string tech = graph.GetProfiles()[link.profile].technology;
-        const std::string tierClass = TierClassOf(graph, i, custom);
-        for (int end = 0; end < 2; ++end)
-        {
-            const Ptr<FabricNetDevice>& d = end == 0 ? fabric.devicesA[i] : fabric.devicesB[i];
-            PortRecord p;
-            p.node = nodes[end == 0 ? link.a : link.b].name;
-            p.peer = nodes[end == 0 ? link.b : link.a].name;
-            p.tier = tier;
-            p.technology = tech;
-            const FabricNetDevice::Stats s = d->GetStats();
-            p.txPackets = s.txPackets;
-            p.txBytes = s.txWireBytes;
-            p.busyS = s.busyTime.GetSeconds();
-            p.drops = s.drops;
-            p.peakQueueBytes = s.peakQueuedBytes;
-            p.pausesReceived = s.pausesReceived;
-            p.pausedS = s.pausedTime.GetSeconds();
-            p.stallS = s.stallTime.GetSeconds();
-            p.portId = ports.size();
-            p.tierClass = tierClass;
-            p.ecnMarks = s.ecnMarks;
-            p.p99QueueBytes = d->GetQueuePercentileBytes(99.0);
-            p.rateBps = static_cast<double>(graph.GetProfiles()[link.profile].rate.GetBitRate());
-            ports.push_back(p);
-        }
-    }
-    return ports;
+    return true;
 }
 
 /// Trace lanes (tid) of RunResults::traceLanes.
@@ -1005,7 +904,15 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         throw SpecError(spec.where, "unknown congestion_control '" + cc + "'");
     }
     Fabric fabric = FabricBuilder::Build(graph, spec.topology.where, build);
-    std::unique_ptr<StragglerLedger> ledger = MakeStragglerLedger(spec, workload, fabric);
+    // Results from the devices, switches and transports: time series, counters, ports, and
+    // the straggler ledger (fed by their trace sources) when attribution is on.
+    FabricStatsHelper stats;
+    stats.SetSampleInterval(spec.sampleInterval);
+    stats.SetCustomTopology(spec.topology.kind == "custom");
+    if (AttributionOn(spec, workload))
+    {
+        stats.EnableStragglerLedger();
+    }
     PacketCapture capture(spec, graph, fabric);
 
     // One WorkloadApplication per GPU node, each driving its node's transport. The workload
@@ -1022,15 +929,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     {
         Simulator::ScheduleNow(&ProgressMonitor::Tick, &monitor);
     }
-    std::vector<Ptr<FabricNetDevice>> portDevices;
-    portDevices.reserve(2 * fabric.devicesA.size());
-    for (std::size_t i = 0; i < fabric.devicesA.size(); ++i)
-    {
-        portDevices.push_back(fabric.devicesA[i]);
-        portDevices.push_back(fabric.devicesB[i]);
-    }
-    PortSampler sampler(std::move(portDevices), spec.sampleInterval);
-    sampler.Start();
+    stats.Install(graph, fabric);
     RunWatchdog watchdog(fabric, runner, spec.watchdogNoProgress);
     watchdog.Start();
     const double setupS = SecondsSince(t0);
@@ -1038,7 +937,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     const uint64_t eventsBefore = Simulator::GetEventCount();
     Simulator::Run();
     monitor.Finish();
-    sampler.Finish();
+    FabricStatsResults fabricStats = stats.Collect();
 
     RunResults r;
     r.scenario = spec.name;
@@ -1061,9 +960,9 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     {
         appEvents += DynamicCast<WorkloadApplication>(apps.Get(i))->HasStarted() ? 1 : 0;
     }
-    r.events = Simulator::GetEventCount() - eventsBefore - monitor.Events() - sampler.Events()
+    r.events = Simulator::GetEventCount() - eventsBefore - monitor.Events() - stats.GetEvents()
                - watchdog.Events() - appEvents;
-    r.packetHops = fabric.GetPacketHops();
+    r.packetHops = fabricStats.packetHops;
     r.complete = runner->IsDone();
     r.interrupted = !r.complete && watchdog.Interrupted();
     r.stopReason = r.complete           ? "done"
@@ -1072,12 +971,12 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
                                         : "stop_time";
     r.setupTimeS = setupS;
     r.memoryEstimateBytes = memoryEstimate;
-    r.counters = CollectCounters(fabric);
-    r.ports = CollectPorts(graph, fabric, spec.topology.kind == "custom");
-    r.tierClasses = SummarizeTierClasses(r.ports, r.simTimeS);
-    r.sampleIntervalS = sampler.IntervalS();
-    r.sampleIntervalAuto = !spec.sampleInterval.IsStrictlyPositive();
-    r.timeseries = sampler.Rows();
+    r.counters = fabricStats.counters;
+    r.ports = std::move(fabricStats.ports);
+    r.tierClasses = std::move(fabricStats.tierClasses);
+    r.sampleIntervalS = fabricStats.sampleIntervalS;
+    r.sampleIntervalAuto = fabricStats.sampleIntervalAuto;
+    r.timeseries = std::move(fabricStats.timeseries);
     if (r.counters.losslessDrops > 0)
     {
         r.violations.push_back(std::to_string(r.counters.losslessDrops)
@@ -1106,7 +1005,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         r.training.locality = spec.traffic.locality;
     }
     FillTails(r);
-    if (ledger)
+    if (const StragglerLedger* ledger = stats.GetStragglerLedger())
     {
         // Training groups are attributed per kind (tp, dp, ...), collectives one by one.
         std::vector<std::string> trainingKind(workload.GetGroups().size());

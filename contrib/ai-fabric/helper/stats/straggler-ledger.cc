@@ -4,6 +4,10 @@
 #include "straggler-ledger.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-header.h"
+#include "ns3/fabric-net-device.h"
+#include "ns3/rdma-transport.h"
+#include "ns3/simulator.h"
 
 #include <algorithm>
 
@@ -11,8 +15,71 @@ namespace ns3
 {
 
 StragglerLedger::StragglerLedger(uint32_t endpoints)
-    : m_messages(endpoints)
+    : m_sourcePorts(endpoints)
+    , m_messages(endpoints)
 {
+}
+
+void
+StragglerLedger::ConnectPort(Ptr<FabricNetDevice> device, uint32_t port)
+{
+    device->TraceConnectWithoutContext(
+        "LastPacketDequeue",
+        MakeCallback(&StragglerLedger::LastPacketDequeue, this, port));
+}
+
+void
+StragglerLedger::ConnectTransport(Ptr<RdmaTransport> transport, std::vector<uint32_t> ports)
+{
+    const uint32_t src = transport->GetEndpoint();
+    NS_ABORT_MSG_IF(src >= m_messages.size(), "ledger: no endpoint " << src);
+    m_sourcePorts[src] = std::move(ports);
+    transport->TraceConnectWithoutContext("MessagePosted",
+                                          MakeCallback(&StragglerLedger::MessagePosted, this, src));
+    transport->TraceConnectWithoutContext(
+        "FirstPacketSent",
+        MakeCallback(&StragglerLedger::FirstPacketSent, this, src));
+    transport->TraceConnectWithoutContext(
+        "LastPacketSent",
+        MakeCallback(&StragglerLedger::LastPacketSent, this, src));
+}
+
+void
+StragglerLedger::MessagePosted(uint32_t src,
+                               uint32_t /* dst */,
+                               uint32_t msgId,
+                               uint64_t /* bytes */,
+                               uint32_t port,
+                               Time portHeld)
+{
+    const std::vector<uint32_t>& ports = m_sourcePorts[src];
+    OnPost(src,
+           msgId,
+           port < ports.size() ? ports[port] : NONE,
+           Simulator::Now().GetPicoSeconds(),
+           portHeld.GetPicoSeconds());
+}
+
+void
+StragglerLedger::FirstPacketSent(uint32_t src, uint32_t msgId, Time portHeld)
+{
+    OnFirstInjected(src, msgId, Simulator::Now().GetPicoSeconds(), portHeld.GetPicoSeconds());
+}
+
+void
+StragglerLedger::LastPacketSent(uint32_t src, uint32_t msgId, Time idealInjection, Time portHeld)
+{
+    OnLastInjected(src,
+                   msgId,
+                   Simulator::Now().GetPicoSeconds(),
+                   idealInjection.GetPicoSeconds(),
+                   portHeld.GetPicoSeconds());
+}
+
+void
+StragglerLedger::LastPacketDequeue(uint32_t port, const FabricFields& header, Time wait, Time held)
+{
+    OnHop(header.m_src, header.m_msgId, port, wait.GetPicoSeconds(), held.GetPicoSeconds());
 }
 
 void

@@ -4,11 +4,18 @@
 #ifndef AI_FABRIC_STRAGGLER_LEDGER_H
 #define AI_FABRIC_STRAGGLER_LEDGER_H
 
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+
 #include <cstdint>
 #include <vector>
 
 namespace ns3
 {
+
+class FabricNetDevice;
+struct FabricFields;
+class RdmaTransport;
 
 /**
  * \ingroup ai-fabric
@@ -26,12 +33,13 @@ namespace ns3
  * The ledger records those terms; the wait at a hop is split into time its lane
  * was held by flow control (PFC pause, credit stall) and plain queueing.
  *
- * Cost: nothing per packet when the devices have no ledger (one null-pointer
- * test per queued packet). When on: per message one record, per hop of its
- * last packet one entry in a shared pool (amortized allocation-free) and a
- * header peek (the switch flags last packets in FabricTxItem::lastOfMessage, so
- * other packets cost a flag test); no events, no random draws, so the
- * simulation is identical with and without it.
+ * It is fed by trace sources (ConnectPort, ConnectTransport; FabricStatsHelper connects a
+ * whole fabric): every port's LastPacketDequeue, every transport's MessagePosted,
+ * FirstPacketSent and LastPacketSent. Cost: nothing per packet when no ledger is
+ * connected (a flag test per queued packet, the switch flags last packets in
+ * FabricTxItem::lastOfMessage, and an empty-list test for those). When on: per message one
+ * record, per hop of its last packet one entry in a shared pool (amortized allocation-free);
+ * no events, no random draws, so the simulation is identical with and without it.
  */
 class StragglerLedger
 {
@@ -64,6 +72,22 @@ class StragglerLedger
 
     /// \param endpoints number of endpoints (sources)
     explicit StragglerLedger(uint32_t endpoints);
+
+    /**
+     * \brief Record the waits of messages' last packets at a port: connect to its
+     * LastPacketDequeue trace source. The ledger must outlive the run.
+     * \param device the port
+     * \param port its ledger port id
+     */
+    void ConnectPort(Ptr<FabricNetDevice> device, uint32_t port);
+
+    /**
+     * \brief Record the messages of a source: connect to its transport's MessagePosted,
+     * FirstPacketSent and LastPacketSent trace sources. The ledger must outlive the run.
+     * \param transport the transport (its endpoint id is the source)
+     * \param ports the ledger port id of each of its ports, by RdmaTransport::GetPort index
+     */
+    void ConnectTransport(Ptr<RdmaTransport> transport, std::vector<uint32_t> ports);
 
     /**
      * \brief A message was posted.
@@ -128,8 +152,48 @@ class StragglerLedger
     uint32_t GetMessages(uint32_t src) const;
 
   private:
-    std::vector<std::vector<Message>> m_messages; //!< [src][msgId]
-    std::vector<Hop> m_pool;                      //!< hops of every message, linked per message
+    /**
+     * \brief Sink of a transport's MessagePosted: OnPost now.
+     * \param src the transport's endpoint (bound)
+     * \param dst the destination
+     * \param msgId the message id
+     * \param bytes its payload bytes
+     * \param port the transport's port index
+     * \param portHeld that port's held time so far
+     */
+    void MessagePosted(uint32_t src,
+                       uint32_t dst,
+                       uint32_t msgId,
+                       uint64_t bytes,
+                       uint32_t port,
+                       Time portHeld);
+    /**
+     * \brief Sink of a transport's FirstPacketSent: OnFirstInjected now.
+     * \param src the transport's endpoint (bound)
+     * \param msgId the message id
+     * \param portHeld the source port's held time so far
+     */
+    void FirstPacketSent(uint32_t src, uint32_t msgId, Time portHeld);
+    /**
+     * \brief Sink of a transport's LastPacketSent: OnLastInjected now.
+     * \param src the transport's endpoint (bound)
+     * \param msgId the message id
+     * \param idealInjection line-rate serialization of the packets before the last
+     * \param portHeld the source port's held time so far
+     */
+    void LastPacketSent(uint32_t src, uint32_t msgId, Time idealInjection, Time portHeld);
+    /**
+     * \brief Sink of a port's LastPacketDequeue: OnHop.
+     * \param port the ledger port id (bound)
+     * \param header the packet's header
+     * \param wait its wait at the port
+     * \param held of which flow control held its lane
+     */
+    void LastPacketDequeue(uint32_t port, const FabricFields& header, Time wait, Time held);
+
+    std::vector<std::vector<uint32_t>> m_sourcePorts; //!< [src][transport port]: ledger port id
+    std::vector<std::vector<Message>> m_messages;     //!< [src][msgId]
+    std::vector<Hop> m_pool;                          //!< hops of every message, linked per message
 };
 
 } // namespace ns3

@@ -5,18 +5,15 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
-#include "ns3/credit-flow-control.h"
 #include "ns3/data-rate.h"
 #include "ns3/fabric-channel.h"
 #include "ns3/fabric-graph.h"
+#include "ns3/fabric-helper.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/fabric-switch.h"
-#include "ns3/no-flow-control.h"
+#include "ns3/net-device-container.h"
 #include "ns3/node.h"
 #include "ns3/object-factory.h"
-#include "ns3/pfc-flow-control.h"
-#include "ns3/pointer.h"
-#include "ns3/random-variable-stream.h"
 #include "ns3/rdma-recovery-ops.h"
 #include "ns3/rdma-transport-helper.h"
 #include "ns3/rdma-transport.h"
@@ -114,60 +111,68 @@ PfcFrameBytes(const LinkProfile& profile, uint32_t cellPackets)
 /**
  * \param profile a link profile
  * \param cellPackets MTU packets per simulated packet (the fidelity knob; 1: off)
- * \return the flow control of one port of a link of that profile
+ * \return the helper that builds cables of that profile: both devices' link attributes, the
+ *         cable's delay and each port's flow control
  */
-Ptr<FabricFlowControl>
-MakeFlowControl(const LinkProfile& profile, uint32_t cellPackets)
+FabricHelper
+MakeCableHelper(const LinkProfile& profile, uint32_t cellPackets)
 {
-    ObjectFactory factory;
+    FabricHelper cable;
+    cable.SetChannelAttribute("Delay", TimeValue(profile.propagationDelay));
+    cable.SetDeviceAttribute("DataRate", DataRateValue(profile.rate));
+    cable.SetDeviceAttribute("HeaderBytes", UintegerValue(profile.headerBytes));
+    cable.SetDeviceAttribute("SegmentBytes", UintegerValue(profile.segmentBytes));
+    cable.SetDeviceAttribute("FramingBytes", UintegerValue(profile.framingBytes));
+    cable.SetDeviceAttribute("MessageHeaderBytes", UintegerValue(profile.messageHeaderBytes));
+    cable.SetDeviceAttribute("ControlPacketBytes", UintegerValue(profile.controlPacketBytes));
+    cable.SetDeviceAttribute("PayloadMtu", UintegerValue(profile.mtu));
+    cable.SetDeviceAttribute("CellPackets", UintegerValue(cellPackets));
+    cable.SetDeviceAttribute("Priorities", UintegerValue(std::max<uint8_t>(1, profile.priorities)));
     switch (profile.flowControl)
     {
         case LinkProfile::FlowControl::CREDIT:
             // The peer advertises the same per-lane receive buffer.
-            factory.SetTypeId(CreditFlowControl::GetTypeId());
-            factory.Set("CreditsPerLane", UintegerValue(profile.creditsPerLane));
-            factory.Set("CreditBlockBytes", UintegerValue(profile.creditBlockBytes));
+            cable.SetFlowControl("ns3::CreditFlowControl",
+                                 "CreditsPerLane",
+                                 UintegerValue(profile.creditsPerLane),
+                                 "CreditBlockBytes",
+                                 UintegerValue(profile.creditBlockBytes));
             break;
         case LinkProfile::FlowControl::PFC:
             // The mlx5 headroom holds 2.72 largest frames beyond the cable's bytes: with cells,
             // the largest frame is a cell.
-            factory.SetTypeId(PfcFlowControl::GetTypeId());
-            factory.Set("Headroom",
-                        UintegerValue(profile.PfcHeadroomBytes()
-                                      + static_cast<uint64_t>(std::ceil(
-                                          2.72
-                                          * static_cast<double>(PfcFrameBytes(profile, cellPackets)
-                                                                - PfcFrameBytes(profile, 1))))));
-            factory.Set("ResumeOffset", UintegerValue(PfcFrameBytes(profile, cellPackets)));
+            cable.SetFlowControl(
+                "ns3::PfcFlowControl",
+                "Headroom",
+                UintegerValue(profile.PfcHeadroomBytes()
+                              + static_cast<uint64_t>(std::ceil(
+                                  2.72
+                                  * static_cast<double>(PfcFrameBytes(profile, cellPackets)
+                                                        - PfcFrameBytes(profile, 1))))),
+                "ResumeOffset",
+                UintegerValue(PfcFrameBytes(profile, cellPackets)));
             break;
         case LinkProfile::FlowControl::NONE:
-            factory.SetTypeId(NoFlowControl::GetTypeId());
+            cable.SetFlowControl("ns3::NoFlowControl");
             break;
     }
-    return factory.Create<FabricFlowControl>();
+    return cable;
 }
 
-Ptr<FabricNetDevice>
-MakeDevice(Ptr<Node> node, const LinkProfile& profile, Role role, uint32_t cellPackets)
+/**
+ * \param profile the link's profile
+ * \param role what the port's node does with received packets
+ * \return the port's own device attributes
+ */
+FabricHelper::PortAttributes
+MakePortAttributes(const LinkProfile& profile, Role role)
 {
     const bool nodeIsSwitch = role == Role::SWITCH;
-    Ptr<FabricNetDevice> dev = CreateObject<FabricNetDevice>();
-    dev->SetAttribute("DataRate", DataRateValue(profile.rate));
-    dev->SetAttribute("HeaderBytes", UintegerValue(profile.headerBytes));
-    dev->SetAttribute("SegmentBytes", UintegerValue(profile.segmentBytes));
-    dev->SetAttribute("FramingBytes", UintegerValue(profile.framingBytes));
-    dev->SetAttribute("MessageHeaderBytes", UintegerValue(profile.messageHeaderBytes));
-    dev->SetAttribute("ControlPacketBytes", UintegerValue(profile.controlPacketBytes));
-    dev->SetAttribute("PayloadMtu", UintegerValue(profile.mtu));
-    dev->SetAttribute("CellPackets", UintegerValue(cellPackets));
-    dev->SetAttribute("RxLatency",
-                      TimeValue(nodeIsSwitch ? profile.switchLatency : profile.nicLatency));
-    dev->SetAttribute("CutThrough", BooleanValue(nodeIsSwitch && profile.cutThrough));
-    dev->SetAttribute("Priorities", UintegerValue(std::max<uint8_t>(1, profile.priorities)));
-    dev->SetAttribute("FlowControl", PointerValue(MakeFlowControl(profile, cellPackets)));
-    dev->SetAttribute("ReturnCreditsOnReceive", BooleanValue(role == Role::ENDPOINT));
-    node->AddDevice(dev);
-    return dev;
+    FabricHelper::PortAttributes port;
+    port.Set("RxLatency", TimeValue(nodeIsSwitch ? profile.switchLatency : profile.nicLatency));
+    port.Set("CutThrough", BooleanValue(nodeIsSwitch && profile.cutThrough));
+    port.Set("ReturnCreditsOnReceive", BooleanValue(role == Role::ENDPOINT));
+    return port;
 }
 
 FabricSwitch::PortConfig
@@ -222,36 +227,43 @@ FabricBuilder::Build(const FabricGraph& graph,
     f.switches.resize(nodes.size());
     f.transports.resize(graph.GetGpuCount());
 
+    // Forwarding elements: their routing strategies come with the tables, from
+    // options.routing (FabricRoutingHelper).
+    const FabricHelper switches;
     int64_t stream = options.stream;
     for (uint32_t n = 0; n < nodes.size(); ++n)
     {
         if (Forwards(graph, n))
         {
-            Ptr<FabricSwitch> sw = CreateObject<FabricSwitch>();
+            Ptr<FabricSwitch> sw = switches.InstallSwitch(f.nodes.Get(n));
             stream += sw->AssignStreams(stream);
-            f.nodes.Get(n)->AggregateObject(sw);
             f.switches[n] = sw;
         }
     }
 
-    // Devices and channels.
+    // Cables: one helper per link profile.
+    std::vector<FabricHelper> cables;
+    cables.reserve(graph.GetProfiles().size());
+    for (const auto& p : graph.GetProfiles())
+    {
+        cables.push_back(MakeCableHelper(p, options.cellPackets));
+    }
     f.devicesA.reserve(links.size());
     f.devicesB.reserve(links.size());
     f.channels.reserve(links.size());
     for (const auto& link : links)
     {
         const LinkProfile& profile = graph.GetProfiles()[link.profile];
-        Ptr<FabricChannel> ch = CreateObject<FabricChannel>();
-        ch->SetAttribute("Delay", TimeValue(profile.propagationDelay));
-        Ptr<FabricNetDevice> a
-            = MakeDevice(f.nodes.Get(link.a), profile, RoleOf(graph, link.a), options.cellPackets);
-        Ptr<FabricNetDevice> b
-            = MakeDevice(f.nodes.Get(link.b), profile, RoleOf(graph, link.b), options.cellPackets);
-        a->Attach(ch);
-        b->Attach(ch);
+        const NetDeviceContainer ends
+            = cables[link.profile].Install(f.nodes.Get(link.a),
+                                           MakePortAttributes(profile, RoleOf(graph, link.a)),
+                                           f.nodes.Get(link.b),
+                                           MakePortAttributes(profile, RoleOf(graph, link.b)));
+        Ptr<FabricNetDevice> a = StaticCast<FabricNetDevice>(ends.Get(0));
+        Ptr<FabricNetDevice> b = StaticCast<FabricNetDevice>(ends.Get(1));
         f.devicesA.push_back(a);
         f.devicesB.push_back(b);
-        f.channels.push_back(ch);
+        f.channels.push_back(a->GetFabricChannel());
     }
     for (uint32_t n = 0; n < nodes.size(); ++n)
     {

@@ -69,9 +69,12 @@ struct FabricBuildOptions
 /**
  * \ingroup ai-fabric
  * \brief Turns a FabricGraph into ns-3 Nodes, FabricNetDevices, FabricChannels,
- * FabricSwitches and RdmaTransports; the switches' routing strategies and tables are
- * FabricBuildOptions::routing's (FabricRoutingHelper), which checks that every GPU reaches
- * every other GPU and reports an unreachable pair as a SpecError.
+ * FabricSwitches and RdmaTransports: cables and switches through FabricHelper (one helper per
+ * link profile: its devices' attributes, delay and flow control; each end's receive latency,
+ * cut-through and credit return by what its node is), transports through RdmaTransportHelper;
+ * the switches' routing strategies and tables are FabricBuildOptions::routing's
+ * (FabricRoutingHelper), which checks that every GPU reaches every other GPU and reports an
+ * unreachable pair as a SpecError.
  */
 class FabricBuilder
 {

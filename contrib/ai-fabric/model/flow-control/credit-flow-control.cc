@@ -131,6 +131,8 @@ void
 CreditFlowControl::Wake()
 {
     m_wakePending = false;
+    NS_LOG_LOGIC("credit stall: the first return arrived, " << m_returns.Size()
+                                                            << " in flight; the port tries again");
     if (m_device)
     {
         m_device->NotifyFlowControlOpen();

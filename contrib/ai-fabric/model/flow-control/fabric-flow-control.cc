@@ -96,6 +96,14 @@ FabricFlowControl::BeginStall(Time now)
 }
 
 void
+FabricFlowControl::CloseStall(Time now)
+{
+    NS_LOG_LOGIC("stall ends after " << (now - m_stalledSince).As(Time::NS));
+    m_stallTime += now - m_stalledSince;
+    m_stalledSince = Time(-1);
+}
+
+void
 FabricFlowControl::OnStall()
 {
 }

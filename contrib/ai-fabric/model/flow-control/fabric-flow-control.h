@@ -171,8 +171,7 @@ class FabricFlowControl : public Object
     {
         if (!m_stalledSince.IsNegative())
         {
-            m_stallTime += now - m_stalledSince;
-            m_stalledSince = Time(-1);
+            CloseStall(now);
         }
     }
 
@@ -195,6 +194,11 @@ class FabricFlowControl : public Object
     void DoDispose() override;
     /// Called by BeginStall(): the port waits for this flow control to let a packet go.
     virtual void OnStall();
+    /**
+     * \brief End the current stall (EndStall's rare branch, out of line).
+     * \param now the current time
+     */
+    void CloseStall(Time now);
 
     FabricNetDevice* m_device{nullptr}; //!< the port (owns this object)
     bool m_lossless{false};             //!< the kind never lets the peer overrun the buffer

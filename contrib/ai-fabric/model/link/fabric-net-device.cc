@@ -13,7 +13,6 @@
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
-#include "ns3/straggler-ledger.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -120,6 +119,13 @@ FabricNetDevice::GetTypeId()
                               "A lane was paused or resumed by the peer (PFC)",
                               MakeTraceSourceAccessor(&FabricNetDevice::m_pauseTrace),
                               "ns3::FabricNetDevice::PauseTracedCallback")
+              .AddTraceSource("LastPacketDequeue",
+                              "A message's last packet (a DATA packet with FLAG_LAST, flagged "
+                              "by the switch that queued it) starts transmission after waiting "
+                              "in this port's egress queue: its wait, and the time flow control "
+                              "held its lane meanwhile (straggler attribution)",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_lastPacketDequeueTrace),
+                              "ns3::FabricNetDevice::LastPacketDequeueTracedCallback")
               .AddTraceSource("QueueBytes",
                               "Wire bytes waiting in the egress lanes",
                               MakeTraceSourceAccessor(&FabricNetDevice::m_queuedBytes),
@@ -274,7 +280,7 @@ FabricNetDevice::Enqueue(FabricTxItem&& item)
     {
         m_windowPeakQueuedBytes = m_queuedBytes;
     }
-    if (m_ledger && item.lastOfMessage)
+    if (item.lastOfMessage && !m_lastPacketDequeueTrace.IsEmpty())
     {
         item.enqueuedPs = now.GetPicoSeconds();
         item.holdMarkPs = m_fc->GetHeldPs(LaneOf(item.priority));
@@ -340,9 +346,9 @@ FabricNetDevice::Dequeue(FabricTxItem& item, int64_t now)
             {
                 m_dequeued(item);
             }
-            if (m_ledger && item.lastOfMessage)
+            if (item.lastOfMessage && !m_lastPacketDequeueTrace.IsEmpty())
             {
-                LedgerDequeued(item, static_cast<uint8_t>(l));
+                NotifyLastPacketDequeue(item, static_cast<uint8_t>(l));
             }
             item.more = HasWaiting();
             return true;
@@ -614,25 +620,6 @@ FabricNetDevice::SetSwitchPort(uint32_t index)
     m_switchPort = index;
 }
 
-void
-FabricNetDevice::SetStragglerLedger(StragglerLedger* ledger, uint32_t port)
-{
-    m_ledger = ledger;
-    m_ledgerPort = port;
-}
-
-StragglerLedger*
-FabricNetDevice::GetStragglerLedger() const
-{
-    return m_ledger;
-}
-
-uint32_t
-FabricNetDevice::GetLedgerPort() const
-{
-    return m_ledgerPort;
-}
-
 int64_t
 FabricNetDevice::GetHeldPs(uint8_t priority) const
 {
@@ -644,16 +631,12 @@ FabricNetDevice::GetHeldPs(uint8_t priority) const
 }
 
 void
-FabricNetDevice::LedgerDequeued(const FabricTxItem& item, uint8_t lane)
+FabricNetDevice::NotifyLastPacketDequeue(const FabricTxItem& item, uint8_t lane)
 {
-    const FabricFields& h = item.header;
-    if (!h.IsLastOfMessage())
-    {
-        return; // only a message's last packet decides when it completes
-    }
+    // Flow control can hold the lane only while the packet waits.
     const int64_t wait = Simulator::Now().GetPicoSeconds() - item.enqueuedPs;
     const int64_t held = std::clamp<int64_t>(m_fc->GetHeldPs(lane) - item.holdMarkPs, 0, wait);
-    m_ledger->OnHop(h.m_src, h.m_msgId, m_ledgerPort, wait, held);
+    m_lastPacketDequeueTrace(item.header, PicoSeconds(wait), PicoSeconds(held));
 }
 
 void

@@ -27,7 +27,6 @@ namespace ns3
 
 class FabricChannel;
 class Node;
-class StragglerLedger;
 
 /**
  * \ingroup ai-fabric
@@ -46,8 +45,11 @@ struct FabricTxItem
     uint32_t inBytes{0};       //!< wire bytes charged at that ingress port
     uint8_t inPriority{0};     //!< class it arrived in at that ingress port (may differ)
     bool lastOfMessage{false}; //!< a DATA packet with FLAG_LAST (set by the switch)
-    int64_t enqueuedPs{0};     //!< straggler ledger only: when it joined the egress queue, ps
-    int64_t holdMarkPs{0};     //!< straggler ledger only: its lane's held-time counter then, ps
+    /// For the LastPacketDequeue trace only (stamped while it has a sink, on a message's last
+    /// packet): when it joined the egress queue, ps
+    int64_t enqueuedPs{0};
+    /// For the LastPacketDequeue trace only: its lane's held-time counter then, ps
+    int64_t holdMarkPs{0};
 };
 
 /**
@@ -152,6 +154,17 @@ class FabricNetDevice : public NetDevice
      * \param paused true when paused, false when resumed
      */
     typedef void (*PauseTracedCallback)(uint8_t priority, bool paused);
+    /**
+     * TracedCallback signature for a message's last packet starting transmission from the
+     * egress queue (straggler attribution: the per-hop waits of the packet that decides when
+     * its message completes).
+     * \param header the packet's header (source endpoint, message id, ...)
+     * \param wait its time in this port's egress queue
+     * \param held of which its lane was held by flow control (PFC pause, credit stall)
+     */
+    typedef void (*LastPacketDequeueTracedCallback)(const FabricFields& header,
+                                                    Time wait,
+                                                    Time held);
 
     /**
      * \brief Attach to a channel.
@@ -296,17 +309,6 @@ class FabricNetDevice : public NetDevice
     /// \return this port's index in its switch
     uint32_t GetSwitchPort() const;
     /**
-     * \brief Record the waits of messages' last packets (straggler attribution).
-     * Off (null) by default, when it costs one pointer test per dequeued packet.
-     * \param ledger the ledger (must outlive the run), or nullptr
-     * \param port this port's id in the ledger
-     */
-    void SetStragglerLedger(StragglerLedger* ledger, uint32_t port);
-    /// \return the straggler ledger, or nullptr
-    StragglerLedger* GetStragglerLedger() const;
-    /// \return this port's id in the straggler ledger
-    uint32_t GetLedgerPort() const;
-    /**
      * \param priority a traffic class
      * \return time its lane has been held by flow control so far, ps
      * (FabricFlowControl::GetHeldPs)
@@ -367,11 +369,12 @@ class FabricNetDevice : public NetDevice
     };
 
     /**
-     * \brief Straggler ledger: a queued packet starts transmission.
+     * \brief A message's last packet, queued here, starts transmission: fire
+     * LastPacketDequeue with its wait and the held time of its lane.
      * \param item the packet
      * \param lane its lane
      */
-    void LedgerDequeued(const FabricTxItem& item, uint8_t lane);
+    void NotifyLastPacketDequeue(const FabricTxItem& item, uint8_t lane);
 
     /// Size the lanes (and the flow control's) to the Priorities attribute.
     void EnsureLanes();
@@ -437,13 +440,13 @@ class FabricNetDevice : public NetDevice
     uint32_t m_pullMaxWire{0};                             //!< largest packet of the pull source
     bool m_sourceReady{false};                             //!< the pull source may have packets
     DequeueCallback m_dequeued;                            //!< told when a queued packet leaves
-    StragglerLedger* m_ledger{nullptr};                    //!< straggler attribution (null: off)
-    uint32_t m_ledgerPort{0};                              //!< this port's id in the ledger
     NetDevice::ReceiveCallback m_rxCallback;               //!< generic ns-3 receive callback
     TracedCallback<Ptr<const Packet>, uint32_t> m_txTrace; //!< transmission start
     TracedCallback<Ptr<const Packet>> m_rxTrace;           //!< reception
     TracedCallback<Ptr<const Packet>> m_dropTrace;         //!< drop at this port
     TracedCallback<uint8_t, bool> m_pauseTrace;            //!< lane paused/resumed by the peer
+    /// a message's last packet leaves the egress queue
+    TracedCallback<const FabricFields&, Time, Time> m_lastPacketDequeueTrace;
 };
 
 // Accessors the packet path calls for every packet (inline: no call, no extra cache line).

@@ -43,7 +43,12 @@ UgalRouting::Detour(const FabricFields& header, uint32_t via, uint8_t priority)
         = GetQueuedBytes(Choose(minPorts.data(), minPorts.size(), header, priority), priority);
     const uint64_t qVia
         = GetQueuedBytes(Choose(viaPorts.data(), viaPorts.size(), header, priority), priority);
-    return qMin * 3 > qVia * 5;
+    const bool detour = qMin * 3 > qVia * 5;
+    NS_LOG_LOGIC("UGAL " << header.m_src << "->" << header.m_dst << " psn " << header.m_psn
+                         << ": minimal queue " << qMin << " B x 3 against " << qVia
+                         << " B x 5 through group " << via << ": "
+                         << (detour ? "non-minimal" : "minimal"));
+    return detour;
 }
 
 } // namespace ns3

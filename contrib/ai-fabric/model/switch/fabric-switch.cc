@@ -334,6 +334,9 @@ FabricSwitch::Admit(FabricNetDevice* inDev, FabricNetDevice* egress, const Fabri
     charge += wireBytes;
     if (fc->OnCharged(lane, charge, GetBufferView()))
     {
+        NS_LOG_LOGIC("XOFF to ingress port " << in << " lane " << +lane << ": " << charge
+                                             << " B charged, pool " << m_used << " of "
+                                             << m_poolSize << " B used");
         m_paused.emplace_back(in, lane); // XOFF sent
     }
     return true;
@@ -344,8 +347,8 @@ FabricSwitch::Drop(FabricNetDevice* inDev, uint16_t out, FabricTxItem& item)
 {
     FabricFlowControl* fc = inDev->PeekFlowControl();
     const bool lossless = fc->IsLossless();
-    NS_LOG_LOGIC("drop at port " << out << (lossless ? " (lossless ingress)" : "") << ": "
-                                 << m_used << " B of " << m_poolSize << " B used");
+    NS_LOG_LOGIC("drop at port " << out << (lossless ? " (lossless ingress)" : "") << ": " << m_used
+                                 << " B of " << m_poolSize << " B used");
     ++m_drops;
     if (lossless)
     {
@@ -382,6 +385,8 @@ FabricSwitch::MarkEcn(FabricNetDevice* egress, FabricTxItem& item)
     }
     if (p > 0 && (p >= 1 || m_rng->GetValue() < p))
     {
+        NS_LOG_LOGIC("ECN mark at port " << egress->GetSwitchPort() << ": " << q
+                                         << " B queued, probability " << p);
         item.header.m_flags |= FabricHeader::FLAG_ECN_CE;
         ++m_ecnMarks;
         egress->NotifyEcnMark();
@@ -452,6 +457,10 @@ FabricSwitch::Release(const FabricTxItem& item)
                                                             m_charge[port][pausedLane],
                                                             pool))
             {
+                NS_LOG_LOGIC("XON to ingress port " << port << " lane " << +pausedLane << ": "
+                                                    << m_charge[port][pausedLane]
+                                                    << " B charged, pool " << m_used << " of "
+                                                    << m_poolSize << " B used");
                 m_paused.erase(m_paused.begin() + i); // keeps the order: deterministic
             }
             else

@@ -12,7 +12,6 @@
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-recovery-ops.h"
 #include "ns3/simulator.h"
-#include "ns3/straggler-ledger.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -97,7 +96,24 @@ RdmaTransport::GetTypeId()
               .AddTraceSource("RateChange",
                               "The congestion controller changed a queue pair's rate",
                               MakeTraceSourceAccessor(&RdmaTransport::m_rateTrace),
-                              "ns3::RdmaTransport::RateTracedCallback");
+                              "ns3::RdmaTransport::RateTracedCallback")
+              .AddTraceSource("MessagePosted",
+                              "A message was posted: its destination, id, size, the port it "
+                              "leaves by and the time flow control has held that port's lane "
+                              "so far (straggler attribution)",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_messagePostedTrace),
+                              "ns3::RdmaTransport::MessagePostedTracedCallback")
+              .AddTraceSource("FirstPacketSent",
+                              "A message's first packet starts leaving the source port (again "
+                              "after a go-back-N rewind)",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_firstPacketSentTrace),
+                              "ns3::RdmaTransport::FirstPacketSentTracedCallback")
+              .AddTraceSource("LastPacketSent",
+                              "A message's last packet starts leaving the source port (again "
+                              "after a go-back-N rewind), with the line-rate serialization of "
+                              "the packets before it",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_lastPacketSentTrace),
+                              "ns3::RdmaTransport::LastPacketSentTracedCallback");
     return tid;
 }
 
@@ -256,14 +272,13 @@ RdmaTransport::PostSend(uint32_t dst, uint16_t qp, uint64_t bytes)
     q.msgs.push_back(OutMessage{msgId, bytes, q.nextPsn, static_cast<uint32_t>(packets)});
     q.nextPsn += static_cast<uint32_t>(packets);
     m_bytesPosted += bytes;
-    FabricNetDevice* dev = PeekPointer(m_ports[q.port].dev);
-    if (StragglerLedger* ledger = dev->GetStragglerLedger())
+    if (!m_messagePostedTrace.IsEmpty())
     {
-        ledger->OnPost(m_endpoint,
-                       msgId,
-                       dev->GetLedgerPort(),
-                       Simulator::Now().GetPicoSeconds(),
-                       dev->GetHeldPs(m_priority));
+        m_messagePostedTrace(dst,
+                             msgId,
+                             bytes,
+                             q.port,
+                             PicoSeconds(m_ports[q.port].dev->GetHeldPs(m_priority)));
     }
     Activate(qi);
     return msgId;
@@ -417,9 +432,9 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
     h.m_msgBytes = m.bytes;
     h.m_flags = (k == 0 ? FabricHeader::FLAG_FIRST : 0) | (last ? FabricHeader::FLAG_LAST : 0);
 
-    if (k == 0 || last)
+    if ((k == 0 && !m_firstPacketSentTrace.IsEmpty()) || (last && !m_lastPacketSentTrace.IsEmpty()))
     {
-        LedgerInjected(q, m, h, k == 0, last);
+        NotifyInjected(q, m, h, k == 0, last);
     }
     ++q.sndNxt;
     if (last)
@@ -446,26 +461,18 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
 }
 
 void
-RdmaTransport::LedgerInjected(const QueuePair& q,
+RdmaTransport::NotifyInjected(const QueuePair& q,
                               const OutMessage& m,
                               const FabricFields& h,
                               bool first,
                               bool last)
 {
     const Port& port = m_ports[q.port];
-    StragglerLedger* ledger = port.dev->GetStragglerLedger();
-    if (!ledger)
+    if (first && !m_firstPacketSentTrace.IsEmpty())
     {
-        return;
+        m_firstPacketSentTrace(m.msgId, PicoSeconds(port.dev->GetHeldPs(m_priority)));
     }
-    if (first)
-    {
-        ledger->OnFirstInjected(m_endpoint,
-                                m.msgId,
-                                Simulator::Now().GetPicoSeconds(),
-                                port.dev->GetHeldPs(m_priority));
-    }
-    if (!last)
+    if (!last || m_lastPacketSentTrace.IsEmpty())
     {
         return;
     }
@@ -483,11 +490,9 @@ RdmaTransport::LedgerInjected(const QueuePair& q,
     }
     const int64_t idealPs = static_cast<int64_t>(static_cast<unsigned __int128>(wire) * 8u
                                                  * 1000000000000ull / port.lineBps);
-    ledger->OnLastInjected(m_endpoint,
-                           m.msgId,
-                           Simulator::Now().GetPicoSeconds(),
-                           idealPs,
-                           port.dev->GetHeldPs(m_priority));
+    m_lastPacketSentTrace(m.msgId,
+                          PicoSeconds(idealPs),
+                          PicoSeconds(port.dev->GetHeldPs(m_priority)));
 }
 
 void
@@ -679,6 +684,19 @@ Ptr<FabricNetDevice>
 RdmaTransport::GetNic() const
 {
     return m_ports.empty() ? nullptr : m_ports[0].dev;
+}
+
+uint32_t
+RdmaTransport::GetNPorts() const
+{
+    return m_ports.size();
+}
+
+Ptr<FabricNetDevice>
+RdmaTransport::GetPort(uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_ports.size(), "RdmaTransport has no port " << i);
+    return m_ports[i].dev;
 }
 
 uint64_t

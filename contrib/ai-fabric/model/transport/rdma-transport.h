@@ -134,6 +134,37 @@ class RdmaTransport : public Object
      * \param rate the new sending rate
      */
     typedef void (*RateTracedCallback)(uint32_t peer, uint16_t qp, DataRate rate);
+    /**
+     * TracedCallback signature for a message posted at this source (straggler attribution).
+     * \param dst the destination endpoint
+     * \param msgId the message's id at this source
+     * \param bytes its payload bytes
+     * \param port the index of the port it leaves by (GetPort())
+     * \param portHeld the time flow control has held this transport's lane at that port so
+     *        far (FabricNetDevice::GetHeldPs): a running total, whose difference between two
+     *        events is the hold in between
+     */
+    typedef void (*MessagePostedTracedCallback)(uint32_t dst,
+                                                uint32_t msgId,
+                                                uint64_t bytes,
+                                                uint32_t port,
+                                                Time portHeld);
+    /**
+     * TracedCallback signature for a message's first packet leaving the source port.
+     * \param msgId the message's id at this source
+     * \param portHeld the port's held time so far (as MessagePostedTracedCallback's)
+     */
+    typedef void (*FirstPacketSentTracedCallback)(uint32_t msgId, Time portHeld);
+    /**
+     * TracedCallback signature for a message's last packet leaving the source port.
+     * \param msgId the message's id at this source
+     * \param idealInjection serialization of the message's packets before the last at the
+     *        port's line rate
+     * \param portHeld the port's held time so far (as MessagePostedTracedCallback's)
+     */
+    typedef void (*LastPacketSentTracedCallback)(uint32_t msgId,
+                                                 Time idealInjection,
+                                                 Time portHeld);
 
     /// Chooses the port of a new queue pair: (destination, qp index) -> port index.
     typedef Callback<uint32_t, uint32_t, uint16_t> PortSelector;
@@ -177,6 +208,10 @@ class RdmaTransport : public Object
     uint32_t GetEndpoint() const;
     /// \return the NIC port
     Ptr<FabricNetDevice> GetNic() const;
+    /// \return number of ports the transport sends on
+    uint32_t GetNPorts() const;
+    /// \param i a port index \return the port
+    Ptr<FabricNetDevice> GetPort(uint32_t i) const;
     /**
      * \brief Adopt a loss recovery (the "RecoveryOps" attribute's setter); before the
      * first PostSend.
@@ -377,15 +412,15 @@ class RdmaTransport : public Object
      */
     void Activate(uint32_t qi);
     /**
-     * \brief Straggler ledger (if the port has one): a message's first or last
-     * packet is being sent.
+     * \brief A message's first or last packet is being sent: fire FirstPacketSent and
+     * LastPacketSent (when they have sinks).
      * \param q its queue pair
      * \param m the message
      * \param h the packet's header
      * \param first it is the message's first packet
      * \param last it is the message's last packet
      */
-    void LedgerInjected(const QueuePair& q,
+    void NotifyInjected(const QueuePair& q,
                         const OutMessage& m,
                         const FabricFields& h,
                         bool first,
@@ -502,6 +537,10 @@ class RdmaTransport : public Object
     TracedCallback<uint32_t, uint16_t, uint32_t> m_retransmitTrace;   //!< packet sent again
     TracedCallback<uint32_t, uint16_t, uint32_t, bool> m_goBackTrace; //!< rewind
     TracedCallback<uint32_t, uint16_t, DataRate> m_rateTrace;         //!< rate change
+    /// a message was posted
+    TracedCallback<uint32_t, uint32_t, uint64_t, uint32_t, Time> m_messagePostedTrace;
+    TracedCallback<uint32_t, Time> m_firstPacketSentTrace;      //!< a first packet leaves
+    TracedCallback<uint32_t, Time, Time> m_lastPacketSentTrace; //!< a last packet leaves
 };
 
 } // namespace ns3
