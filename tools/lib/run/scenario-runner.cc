@@ -980,11 +980,13 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     {
         throw SpecError(spec.where, "unknown forwarding '" + spec.forwarding + "'");
     }
-    if (!build.routing.SetPathChoice(spec.topology.routing))
+    const std::string routing = spec.topology.Is<DragonflyPlusSpec>()
+                                    ? spec.topology.As<DragonflyPlusSpec>().routing
+                                    : "minimal";
+    if (!build.routing.SetPathChoice(routing))
     {
         throw SpecError(spec.topology.where,
-                        "unknown routing '" + spec.topology.routing
-                            + "' (known: minimal, valiant, ugal)");
+                        "unknown routing '" + routing + "' (known: minimal, valiant, ugal)");
     }
     build.reliability = spec.reliability;
     build.transportAttributes = spec.transportAttributes;
@@ -1073,7 +1075,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     r.setupTimeS = setupS;
     r.memoryEstimateBytes = memoryEstimate;
     r.counters = CollectCounters(fabric);
-    r.ports = CollectPorts(graph, fabric, spec.topology.kind == "custom");
+    r.ports = CollectPorts(graph, fabric, spec.topology.Is<CustomSpec>());
     r.tierClasses = SummarizeTierClasses(r.ports, r.simTimeS);
     r.sampleIntervalS = sampler.IntervalS();
     r.sampleIntervalAuto = !spec.sampleInterval.IsStrictlyPositive();
