@@ -30,10 +30,10 @@ LeafSpineAllToAll(uint32_t spines, uint64_t bytes)
     s.stopTime = Seconds(10);
     s.topology.where.file = "<test>";
     s.topology.name = "leaf-spine";
-    s.topology.kind = "leaf-spine";
-    s.topology.leaves = 4;
-    s.topology.gpusPerLeaf = 3;
-    s.topology.spines = spines;
+    s.topology.SetKind("leaf-spine");
+    s.topology.As<LeafSpineSpec>().leaves = 4;
+    s.topology.As<LeafSpineSpec>().gpusPerLeaf = 3;
+    s.topology.As<LeafSpineSpec>().spines = spines;
     s.topology.link = *FindLinkProfile("ib-ndr");
     s.traffic.name = "a2a";
     CollectiveSpec c;
@@ -152,7 +152,7 @@ TEST(BisectionMeter, PermutationIsMeasuredAcrossTheCutToo)
     ScenarioSpec one = LeafSpineAllToAll(3, 4 << 20);
     one.traffic.collectives[0].op = "permutation";
     ScenarioSpec three = one;
-    three.topology.spines = 1;
+    three.topology.As<LeafSpineSpec>().spines = 1;
     const RunResults full = RunScenario(one, RunOptions{});
     const RunResults over = RunScenario(three, RunOptions{});
     ASSERT_TRUE(full.complete);

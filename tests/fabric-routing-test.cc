@@ -26,7 +26,7 @@ Kind(const std::string& kind)
     TopologySpec s;
     s.where.file = "<test>";
     s.name = kind;
-    s.kind = kind;
+    s.SetKind(kind);
     s.link = *FindLinkProfile("ib-ndr");
     return s;
 }
@@ -38,33 +38,32 @@ SmallFabrics()
     std::vector<TopologySpec> specs;
     TopologySpec s = Kind("single-switch");
     s.gpus = 4;
-    s.hasHostLink = true;
     s.hostLink = *FindLinkProfile("pcie-gen5");
     specs.push_back(s);
     s = Kind("leaf-spine");
-    s.radix = 8;
-    s.oversubscription = {3, 1};
+    s.As<LeafSpineSpec>().radix = 8;
+    s.As<LeafSpineSpec>().oversubscription = OversubscriptionRatio{3, 1};
     specs.push_back(s);
     s = Kind("fat-tree");
-    s.radix = 4;
+    s.As<FatTreeSpec>().radix = 4;
     specs.push_back(s);
     s = Kind("rail-optimized");
     s.gpusPerServer = 4;
-    s.serversPerSu = 4;
-    s.sus = 2;
+    s.As<RailOptimizedSpec>().serversPerSu = 4;
+    s.As<RailOptimizedSpec>().sus = 2;
     s.hasNvlink = true;
     specs.push_back(s);
     s = Kind("rail-only");
     s.gpusPerServer = 4;
-    s.serversPerSu = 2;
-    s.sus = 1;
+    s.As<RailOnlySpec>().serversPerSu = 2;
+    s.As<RailOnlySpec>().sus = 1;
     specs.push_back(s);
     s = Kind("dragonfly-plus");
-    s.groups = 3;
-    s.leavesPerGroup = 2;
-    s.spinesPerGroup = 2;
-    s.gpusPerLeaf = 2;
-    s.globalLinksPerSpine = 1;
+    s.As<DragonflyPlusSpec>().groups = 3;
+    s.As<DragonflyPlusSpec>().leavesPerGroup = 2;
+    s.As<DragonflyPlusSpec>().spinesPerGroup = 2;
+    s.As<DragonflyPlusSpec>().gpusPerLeaf = 2;
+    s.As<DragonflyPlusSpec>().globalLinksPerSpine = 1;
     specs.push_back(s);
     s = Kind("nvlink-domain");
     s.gpusPerServer = 4;
@@ -82,7 +81,7 @@ TEST(FabricRouting, EveryKindRunsARingAllReduce)
     {
         ScenarioSpec s;
         s.where.file = "<test>";
-        s.name = "routing-" + topo.kind;
+        s.name = "routing-" + topo.Kind();
         s.stopTime = Seconds(1);
         s.topology = topo;
         const FabricGraph g = BuildFabricGraph(topo);
@@ -94,15 +93,15 @@ TEST(FabricRouting, EveryKindRunsARingAllReduce)
         c.bytes = 256 * 1024 * p;
         s.traffic.collectives.push_back(c);
         const RunResults r = RunScenario(s, RunOptions{});
-        EXPECT_TRUE(r.complete) << topo.kind;
-        EXPECT_TRUE(r.violations.empty()) << topo.kind;
+        EXPECT_TRUE(r.complete) << topo.Kind();
+        EXPECT_TRUE(r.violations.empty()) << topo.Kind();
         ASSERT_EQ(r.collectives.size(), 1u);
         for (const uint64_t b : r.collectives[0].bytesSentPerRank)
         {
-            EXPECT_EQ(b, 2 * (p - 1) * c.bytes / p) << topo.kind;
+            EXPECT_EQ(b, 2 * (p - 1) * c.bytes / p) << topo.Kind();
         }
-        EXPECT_GT(r.collectives[0].durationS, 0) << topo.kind;
-        kinds.insert(topo.kind);
+        EXPECT_GT(r.collectives[0].durationS, 0) << topo.Kind();
+        kinds.insert(topo.Kind());
     }
     EXPECT_EQ(kinds.size(), 7u);
 }

@@ -62,7 +62,7 @@ SingleSwitch(const std::string& profile, uint32_t gpus)
 {
     TopologySpec t;
     t.name = "single-switch";
-    t.kind = "single-switch";
+    t.SetKind("single-switch");
     t.gpus = gpus;
     t.link = *FindLinkProfile(profile);
     return t;
@@ -73,10 +73,10 @@ LeafSpine(const std::string& profile)
 {
     TopologySpec t;
     t.name = "leaf-spine";
-    t.kind = "leaf-spine";
-    t.leaves = 2;
-    t.gpusPerLeaf = 2;
-    t.spines = 2;
+    t.SetKind("leaf-spine");
+    t.As<LeafSpineSpec>().leaves = 2;
+    t.As<LeafSpineSpec>().gpusPerLeaf = 2;
+    t.As<LeafSpineSpec>().spines = 2;
     t.link = *FindLinkProfile(profile);
     return t;
 }
@@ -86,7 +86,7 @@ NvlinkDomain()
 {
     TopologySpec t;
     t.name = "nvlink";
-    t.kind = "nvlink-domain";
+    t.SetKind("nvlink-domain");
     t.gpus = 8;
     t.gpusPerServer = 8;
     t.nvlinkSwitches = 1;
@@ -107,7 +107,6 @@ TEST(IdealFct, IsolatedMessageTakesItsIdealTimeOnIbRoceAndNvlinkPaths)
     };
 
     TopologySpec host = SingleSwitch("ib-ndr", 2);
-    host.hasHostLink = true;
     host.hostLink = *FindLinkProfile("pcie-gen5");
     const std::vector<Case> cases = {
         {"ib-ndr single switch", SingleSwitch("ib-ndr", 2), 1},
@@ -242,7 +241,7 @@ ClassCounts(const TopologySpec& t)
         uint32_t n = 0;
         for (uint32_t l = 0; l < g.GetLinks().size(); ++l)
         {
-            n += TierClassOf(g, l, t.kind == "custom") == name ? 1 : 0;
+            n += TierClassOf(g, l, t.Is<CustomSpec>()) == name ? 1 : 0;
         }
         if (n > 0)
         {
@@ -258,40 +257,38 @@ TEST(TierClass, DerivedFromNodeKindsTiersGroupsAndLinkKinds)
 {
     TopologySpec ls = LeafSpine("ib-ndr");
     EXPECT_EQ(ClassCounts(ls), "gpu-leaf:4 leaf-spine:4 ");
-    ls.hasHostLink = true;
     ls.hostLink = *FindLinkProfile("pcie-gen5");
     EXPECT_EQ(ClassCounts(ls), "pcie:4 gpu-leaf:4 leaf-spine:4 ");
     EXPECT_EQ(ClassCounts(NvlinkDomain()), "nvlink:8 ");
 
     TopologySpec ft;
     ft.name = "ft";
-    ft.kind = "fat-tree";
-    ft.radix = 4; // k = 4: 16 hosts, 8 edge, 8 aggregation, 4 core switches
+    ft.SetKind("fat-tree");
+    ft.As<FatTreeSpec>().radix = 4; // k = 4: 16 hosts, 8 edge, 8 aggregation, 4 core switches
     ft.link = *FindLinkProfile("ib-ndr");
     EXPECT_EQ(ClassCounts(ft), "gpu-leaf:16 leaf-spine:16 spine-core:16 ");
 
     TopologySpec df;
     df.name = "df";
-    df.kind = "dragonfly-plus";
-    df.groups = 3;
-    df.leavesPerGroup = 2;
-    df.spinesPerGroup = 2;
-    df.gpusPerLeaf = 2;
-    df.globalLinksPerSpine = 1;
+    df.SetKind("dragonfly-plus");
+    df.As<DragonflyPlusSpec>().groups = 3;
+    df.As<DragonflyPlusSpec>().leavesPerGroup = 2;
+    df.As<DragonflyPlusSpec>().spinesPerGroup = 2;
+    df.As<DragonflyPlusSpec>().gpusPerLeaf = 2;
+    df.As<DragonflyPlusSpec>().globalLinksPerSpine = 1;
     df.link = *FindLinkProfile("ib-ndr");
     // per group: 4 GPU links, 4 leaf-spine links; 3 x 2 global ports = 3 global links
     EXPECT_EQ(ClassCounts(df), "gpu-leaf:12 leaf-spine:12 global:3 ");
 
     TopologySpec cu;
     cu.name = "cu";
-    cu.kind = "custom";
+    cu.SetKind("custom");
     cu.link = *FindLinkProfile("ib-ndr");
-    cu.customNodes = {{{}, "g0", "gpu", 0},
-                      {{}, "g1", "gpu", 0},
-                      {{}, "s1", "switch", 1},
-                      {{}, "s2", "switch", 2}};
-    cu.customLinks
-        = {{{}, "g0", "s1", false, {}}, {{}, "s1", "s2", false, {}}, {{}, "s2", "g1", false, {}}};
+    cu.As<CustomSpec>().nodes = {{{}, "g0", "gpu", 0},
+                                 {{}, "g1", "gpu", 0},
+                                 {{}, "s1", "switch", 1},
+                                 {{}, "s2", "switch", 2}};
+    cu.As<CustomSpec>().links = {{{}, "g0", "s1", {}}, {{}, "s1", "s2", {}}, {{}, "s2", "g1", {}}};
     EXPECT_EQ(ClassCounts(cu), "gpu-leaf:2 switch-switch:1 ");
 }
 

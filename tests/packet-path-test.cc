@@ -50,17 +50,16 @@ TEST_F(PacketPathTest, HostLinkPutsANicHopBetweenGpuAndFabric)
     // 252 Gb/s, 24 B per 256 B TLP) is the bottleneck; the NIC forwards like a
     // two-port switch.
     TopologySpec spec;
-    spec.kind = "single-switch";
+    spec.SetKind("single-switch");
     spec.gpus = 2;
     spec.link = *FindLinkProfile("ib-ndr");
-    spec.hasHostLink = true;
     spec.hostLink = spec.link;
-    spec.hostLink.name = "pcie-test";
-    spec.hostLink.rate = DataRate("252060000000bps");
-    spec.hostLink.segmentBytes = 256;
-    spec.hostLink.headerBytes = 24;
-    spec.hostLink.messageHeaderBytes = 0;
-    spec.hostLink.propagationDelay = NanoSeconds(5);
+    spec.hostLink->name = "pcie-test";
+    spec.hostLink->rate = DataRate("252060000000bps");
+    spec.hostLink->segmentBytes = 256;
+    spec.hostLink->headerBytes = 24;
+    spec.hostLink->messageHeaderBytes = 0;
+    spec.hostLink->propagationDelay = NanoSeconds(5);
     const FabricGraph g = BuildFabricGraph(spec);
     ASSERT_EQ(g.GetNicCount(), 2u);
     ASSERT_EQ(g.GetLinks().size(), 4u);

@@ -273,7 +273,7 @@ TEST(SampleFiles, MainDemoIsEightGpusRingAllReduce256MiB)
     EXPECT_EQ(s.seed, 1U);
     EXPECT_EQ(s.stopTime, ns3::Seconds(1));
     EXPECT_EQ(s.topology.name, "single-switch-8-ndr");
-    EXPECT_EQ(s.topology.kind, "single-switch");
+    EXPECT_EQ(s.topology.Kind(), "single-switch");
     EXPECT_EQ(s.topology.gpus, 8U);
     EXPECT_EQ(s.topology.link.name, "ib-ndr");
     EXPECT_EQ(s.topology.link.rate.GetBitRate(), 400000000000ULL);
@@ -470,19 +470,20 @@ TEST_F(ScratchDir, LeafSpineKeysAreRead)
                                    "      size: 1MiB\n"
                                    "      ranks: [0, 8, 16, 31]\n");
     const ns3::ScenarioSpec s = ns3::ReadScenarioFile(path);
-    EXPECT_EQ(s.topology.kind, "leaf-spine");
-    EXPECT_EQ(s.topology.leaves, 4U);
-    EXPECT_EQ(s.topology.spines, 2U);
-    EXPECT_EQ(s.topology.gpusPerLeaf, 8U);
-    EXPECT_EQ(s.topology.linksPerSpine, 4U);
+    EXPECT_EQ(s.topology.Kind(), "leaf-spine");
+    const auto& ls = s.topology.As<ns3::LeafSpineSpec>();
+    EXPECT_EQ(ls.leaves, 4U);
+    EXPECT_EQ(ls.spines, 2U);
+    EXPECT_EQ(ls.gpusPerLeaf, 8U);
+    EXPECT_EQ(ls.linksPerSpine, 4U);
     EXPECT_EQ(s.topology.gpus, 32U); // leaves x gpus_per_leaf
     const std::string dflt
         = Write("t.yaml", "kind: leaf-spine\nleaves: 2\nspines: 1\ngpus_per_leaf: 1\n");
-    EXPECT_EQ(ns3::ReadTopologyFile(dflt).linksPerSpine, 1U);
+    EXPECT_EQ(ns3::ReadTopologyFile(dflt).As<ns3::LeafSpineSpec>().linksPerSpine, 1U);
     EXPECT_EQ(ns3::ReadTopologyFile(dflt).gpus, 2U);
-    // A single-switch topology leaves the leaf-spine fields at their defaults.
+    // A single-switch topology has no leaf-spine fields.
     const std::string ss = Write("u.yaml", "kind: single-switch\ngpus: 4\n");
-    EXPECT_EQ(ns3::ReadTopologyFile(ss).leaves, 0U);
+    EXPECT_TRUE(ns3::ReadTopologyFile(ss).Is<ns3::SingleSwitchSpec>());
     const std::string huge = Write("h.yaml",
                                    "kind: leaf-spine\nleaves: 65536\nspines: 1\n"
                                    "gpus_per_leaf: 65536\n");
@@ -545,7 +546,7 @@ TEST_F(ScratchDir, EveryLinkKeyOverridesItsField)
     EXPECT_DOUBLE_EQ(l.ecnPmax, 0.2);
     // 2048 B in 8 segments of 256 B: 2048 + 8 x 20 + 20 = 2228 B on the wire.
     EXPECT_EQ(l.WireBytes(2048, false), 2228U);
-    EXPECT_FALSE(t.hasHostLink);
+    EXPECT_FALSE(t.hostLink);
     const ns3::LinkProfile* ndr = ns3::FindLinkProfile("ib-ndr");
     ASSERT_NE(ndr, nullptr);
     EXPECT_EQ(l.source,
@@ -781,18 +782,18 @@ TEST_F(ScratchDir, HostLinkIsRead)
                                    "  flow_control: none\n"
                                    "  propagation_delay: 5ns\n");
     const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
-    EXPECT_TRUE(t.hasHostLink);
-    EXPECT_EQ(t.hostLink.name, "ib-ndr");
-    EXPECT_EQ(t.hostLink.rate.GetBitRate(), 252000000000ULL);
-    EXPECT_EQ(t.hostLink.segmentBytes, 256U);
-    EXPECT_EQ(t.hostLink.headerBytes, 24U);
-    EXPECT_EQ(t.hostLink.flowControl, ns3::LinkProfile::FlowControl::NONE);
-    EXPECT_EQ(t.hostLink.propagationDelay, ns3::NanoSeconds(5));
-    EXPECT_NE(t.hostLink.source.find("overridden in " + path
-                                     + ": rate, header_size, segment_size, propagation_delay, "
-                                       "flow_control"),
+    EXPECT_TRUE(t.hostLink);
+    EXPECT_EQ(t.hostLink->name, "ib-ndr");
+    EXPECT_EQ(t.hostLink->rate.GetBitRate(), 252000000000ULL);
+    EXPECT_EQ(t.hostLink->segmentBytes, 256U);
+    EXPECT_EQ(t.hostLink->headerBytes, 24U);
+    EXPECT_EQ(t.hostLink->flowControl, ns3::LinkProfile::FlowControl::NONE);
+    EXPECT_EQ(t.hostLink->propagationDelay, ns3::NanoSeconds(5));
+    EXPECT_NE(t.hostLink->source.find("overridden in " + path
+                                      + ": rate, header_size, segment_size, propagation_delay, "
+                                        "flow_control"),
               std::string::npos)
-        << t.hostLink.source;
+        << t.hostLink->source;
     // The fabric link is untouched by the host link's overrides.
     EXPECT_EQ(t.link.rate.GetBitRate(), 400000000000ULL);
     EXPECT_EQ(t.link.segmentBytes, ns3::FindLinkProfile("ib-ndr")->segmentBytes);
@@ -811,12 +812,12 @@ TEST_F(ScratchDir, HostLinkWithoutProfileDefaultsToPcieGen5)
     if (gen5)
     {
         const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
-        EXPECT_TRUE(t.hasHostLink);
-        EXPECT_EQ(t.hostLink.name, "pcie-gen5");
-        EXPECT_EQ(t.hostLink.rate, gen5->rate);
-        EXPECT_EQ(t.hostLink.nicLatency, ns3::NanoSeconds(100));
+        EXPECT_TRUE(t.hostLink);
+        EXPECT_EQ(t.hostLink->name, "pcie-gen5");
+        EXPECT_EQ(t.hostLink->rate, gen5->rate);
+        EXPECT_EQ(t.hostLink->nicLatency, ns3::NanoSeconds(100));
         const std::string empty = Write("u.yaml", "kind: single-switch\ngpus: 2\nhost_link: {}\n");
-        EXPECT_EQ(ns3::ReadTopologyFile(empty).hostLink.source, gen5->source);
+        EXPECT_EQ(ns3::ReadTopologyFile(empty).hostLink->source, gen5->source);
     }
     else
     {
@@ -845,7 +846,7 @@ TEST_F(ScratchDir, HostLinkDataClassNeedNotExistOnTheFabricLink)
     const std::string ok
         = Write("ok.yaml",
                 base + "host_link:\n  profile: ib-ndr\n  priorities: 8\n  data_priority: 6\n");
-    EXPECT_EQ(ns3::ReadTopologyFile(ok).hostLink.dataPriority, 6U);
+    EXPECT_EQ(ns3::ReadTopologyFile(ok).hostLink->dataPriority, 6U);
 }
 
 TEST_F(ScratchDir, EveryPresetIsAcceptedAsIsOnBothLinks)
@@ -860,7 +861,7 @@ TEST_F(ScratchDir, EveryPresetIsAcceptedAsIsOnBothLinks)
         {
             const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
             EXPECT_EQ(t.link.name, p.name);
-            EXPECT_EQ(t.hostLink.name, p.name);
+            EXPECT_EQ(t.hostLink->name, p.name);
             EXPECT_EQ(t.link.source, p.source) << "no override, so no 'overridden' note";
         }
         catch (const SpecError& e)
@@ -1097,12 +1098,12 @@ TEST_F(ScratchDir, LeafSpineSizedByRadixAndRatio)
                                    "oversubscription: \"3:1\"\n"
                                    "gpus_per_server: 4\n");
     const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
-    EXPECT_EQ(t.radix, 16U);
-    EXPECT_EQ(t.oversubscription.numerator, 3U);
-    EXPECT_EQ(t.oversubscription.denominator, 1U);
+    EXPECT_EQ(t.As<ns3::LeafSpineSpec>().radix, 16U);
+    EXPECT_EQ(t.As<ns3::LeafSpineSpec>().oversubscription->numerator, 3U);
+    EXPECT_EQ(t.As<ns3::LeafSpineSpec>().oversubscription->denominator, 1U);
     EXPECT_EQ(t.gpusPerServer, 4U);
     EXPECT_FALSE(t.hasNvlink);
-    EXPECT_EQ(t.leaves, 0U); // derived by the generator, not filled in
+    EXPECT_FALSE(t.As<ns3::LeafSpineSpec>().leaves); // derived by the generator, not filled in
     EXPECT_EQ(t.gpus, 192U); // 16 leaves x 12 GPUs (FACTS.md 1.2, k = 16 at 3:1)
 
     // Explicit port counts.
@@ -1113,10 +1114,10 @@ TEST_F(ScratchDir, LeafSpineSizedByRadixAndRatio)
                                     "leaves: 3\n"
                                     "links_per_spine: 2\n");
     const ns3::TopologySpec p = ns3::ReadTopologyFile(ports);
-    EXPECT_EQ(p.gpusPerLeaf, 8U);
-    EXPECT_EQ(p.uplinks, 4U);
-    EXPECT_EQ(p.leaves, 3U);
-    EXPECT_EQ(p.linksPerSpine, 2U);
+    EXPECT_EQ(p.As<ns3::LeafSpineSpec>().gpusPerLeaf, 8U);
+    EXPECT_EQ(p.As<ns3::LeafSpineSpec>().uplinks, 4U);
+    EXPECT_EQ(p.As<ns3::LeafSpineSpec>().leaves, 3U);
+    EXPECT_EQ(p.As<ns3::LeafSpineSpec>().linksPerSpine, 2U);
     EXPECT_EQ(p.gpus, 24U);
 }
 
@@ -1137,8 +1138,8 @@ TEST_F(ScratchDir, RatiosAreParsedAndReduced)
             = Write("t.yaml",
                     "kind: leaf-spine\nradix: 20\nleaves: 2\noversubscription: " + text + "\n");
         const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
-        EXPECT_EQ(t.oversubscription.numerator, num) << text;
-        EXPECT_EQ(t.oversubscription.denominator, den) << text;
+        EXPECT_EQ(t.As<ns3::LeafSpineSpec>().oversubscription->numerator, num) << text;
+        EXPECT_EQ(t.As<ns3::LeafSpineSpec>().oversubscription->denominator, den) << text;
         EXPECT_EQ(t.gpus, gpus) << text;
     }
     for (const std::string bad :
@@ -1168,23 +1169,23 @@ TEST_F(ScratchDir, FatTreeKeysAreRead)
                                    "nvlink_switches: 2\n"
                                    "host_link: {profile: pcie-gen5}\n");
     const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
-    EXPECT_EQ(t.kind, "fat-tree");
-    EXPECT_EQ(t.radix, 4U);
-    EXPECT_EQ(t.oversubscription.numerator, 1U);
-    EXPECT_EQ(t.spineOversubscription.numerator, 1U);
-    EXPECT_EQ(t.spineOversubscription.denominator, 1U);
-    EXPECT_EQ(t.gpusPerLeaf, 2U);
-    EXPECT_EQ(t.spinesPerPod, 2U);
-    EXPECT_EQ(t.leavesPerPod, 2U);
-    EXPECT_EQ(t.spineUplinks, 2U);
-    EXPECT_EQ(t.pods, 4U);
-    EXPECT_EQ(t.cores, 4U);
+    EXPECT_EQ(t.Kind(), "fat-tree");
+    EXPECT_EQ(t.As<ns3::FatTreeSpec>().radix, 4U);
+    EXPECT_EQ(t.As<ns3::FatTreeSpec>().oversubscription->numerator, 1U);
+    EXPECT_EQ(t.As<ns3::FatTreeSpec>().spineOversubscription->numerator, 1U);
+    EXPECT_EQ(t.As<ns3::FatTreeSpec>().spineOversubscription->denominator, 1U);
+    EXPECT_EQ(t.As<ns3::FatTreeSpec>().gpusPerLeaf, 2U);
+    EXPECT_EQ(t.As<ns3::FatTreeSpec>().spinesPerPod, 2U);
+    EXPECT_EQ(t.As<ns3::FatTreeSpec>().leavesPerPod, 2U);
+    EXPECT_EQ(t.As<ns3::FatTreeSpec>().spineUplinks, 2U);
+    EXPECT_EQ(t.As<ns3::FatTreeSpec>().pods, 4U);
+    EXPECT_EQ(t.As<ns3::FatTreeSpec>().cores, 4U);
     EXPECT_EQ(t.gpusPerServer, 2U);
     EXPECT_TRUE(t.hasNvlink);
-    EXPECT_EQ(t.nvlinkProfile.name, "nvlink4"); // `nvlink: {}` = the default preset
+    EXPECT_EQ(t.nvlinkProfile->name, "nvlink4"); // `nvlink: {}` = the default preset
     EXPECT_EQ(t.nvlinkSwitches, 2U);
-    EXPECT_TRUE(t.hasHostLink);
-    EXPECT_EQ(t.hostLink.name, "pcie-gen5");
+    EXPECT_TRUE(t.hostLink);
+    EXPECT_EQ(t.hostLink->name, "pcie-gen5");
     EXPECT_EQ(t.gpus, 16U); // 4 pods x 2 leaves x 2 GPUs
 
     // The k-ary fat-tree from the radix alone (FACTS.md 1.1): k^3/4 GPUs.
@@ -1209,19 +1210,19 @@ TEST_F(ScratchDir, RailKeysAreRead)
                                    "  rate: 1800Gbps\n"
                                    "nvlink_switches: 2\n");
     const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
-    EXPECT_EQ(t.sus, 2U);
-    EXPECT_EQ(t.serversPerSu, 4U);
+    EXPECT_EQ(t.As<ns3::RailOptimizedSpec>().sus, 2U);
+    EXPECT_EQ(t.As<ns3::RailOptimizedSpec>().serversPerSu, 4U);
     EXPECT_EQ(t.gpusPerServer, 4U);
-    EXPECT_EQ(t.railUplinks, 4U);
-    EXPECT_EQ(t.radix, 12U);
-    EXPECT_EQ(t.spinesPerSu, 2U);
-    EXPECT_EQ(t.spineOversubscription.numerator, 2U);
-    EXPECT_EQ(t.spineUplinks, 4U);
-    EXPECT_EQ(t.cores, 4U);
+    EXPECT_EQ(t.As<ns3::RailOptimizedSpec>().railUplinks, 4U);
+    EXPECT_EQ(t.As<ns3::RailOptimizedSpec>().radix, 12U);
+    EXPECT_EQ(t.As<ns3::RailOptimizedSpec>().spinesPerSu, 2U);
+    EXPECT_EQ(t.As<ns3::RailOptimizedSpec>().spineOversubscription->numerator, 2U);
+    EXPECT_EQ(t.As<ns3::RailOptimizedSpec>().spineUplinks, 4U);
+    EXPECT_EQ(t.As<ns3::RailOptimizedSpec>().cores, 4U);
     EXPECT_TRUE(t.hasNvlink);
-    EXPECT_EQ(t.nvlinkProfile.name, "nvlink4");
-    EXPECT_EQ(t.nvlinkProfile.rate.GetBitRate(), 1800000000000ULL);
-    EXPECT_NE(t.nvlinkProfile.source.find("overridden in"), std::string::npos);
+    EXPECT_EQ(t.nvlinkProfile->name, "nvlink4");
+    EXPECT_EQ(t.nvlinkProfile->rate.GetBitRate(), 1800000000000ULL);
+    EXPECT_NE(t.nvlinkProfile->source.find("overridden in"), std::string::npos);
     EXPECT_EQ(t.nvlinkSwitches, 2U);
     EXPECT_EQ(t.gpus, 32U); // 4 GPUs x 4 servers x 2 SUs
 
@@ -1234,8 +1235,8 @@ TEST_F(ScratchDir, RailKeysAreRead)
                                      "radix: 6\n"
                                      "spines: 2\n");
     const ns3::TopologySpec s = ns3::ReadTopologyFile(shared);
-    EXPECT_EQ(s.spines, 2U);
-    EXPECT_EQ(s.oversubscription.numerator, 2U);
+    EXPECT_EQ(s.As<ns3::RailOptimizedSpec>().spines, 2U);
+    EXPECT_EQ(s.As<ns3::RailOptimizedSpec>().oversubscription->numerator, 2U);
     EXPECT_FALSE(s.hasNvlink);
     EXPECT_EQ(s.gpus, 16U);
 
@@ -1250,9 +1251,9 @@ TEST_F(ScratchDir, RailKeysAreRead)
                                        "spines: 2\n"
                                        "nvlink_switches: 2\n");
     const ns3::TopologySpec r = ns3::ReadTopologyFile(railOnly);
-    EXPECT_EQ(r.kind, "rail-only");
-    EXPECT_EQ(r.spines, 2U);
-    EXPECT_EQ(r.railUplinks, 2U);
+    EXPECT_EQ(r.Kind(), "rail-only");
+    EXPECT_EQ(r.As<ns3::RailOnlySpec>().spines, 2U);
+    EXPECT_EQ(r.As<ns3::RailOnlySpec>().railUplinks, 2U);
     EXPECT_EQ(r.nvlinkSwitches, 2U); // NVLink is implied; no `nvlink` key needed
     EXPECT_EQ(r.gpus, 32U);
 
@@ -1274,15 +1275,15 @@ TEST_F(ScratchDir, DragonflyPlusKeysAreRead)
                                    "gpus_per_server: 3\n"
                                    "nvlink: true\n");
     const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
-    EXPECT_EQ(t.groups, 4U);
-    EXPECT_EQ(t.leavesPerGroup, 2U);
-    EXPECT_EQ(t.spinesPerGroup, 3U);
-    EXPECT_EQ(t.gpusPerLeaf, 3U);
-    EXPECT_EQ(t.globalLinksPerSpine, 2U);
-    EXPECT_EQ(t.radix, 6U);
+    EXPECT_EQ(t.As<ns3::DragonflyPlusSpec>().groups, 4U);
+    EXPECT_EQ(t.As<ns3::DragonflyPlusSpec>().leavesPerGroup, 2U);
+    EXPECT_EQ(t.As<ns3::DragonflyPlusSpec>().spinesPerGroup, 3U);
+    EXPECT_EQ(t.As<ns3::DragonflyPlusSpec>().gpusPerLeaf, 3U);
+    EXPECT_EQ(t.As<ns3::DragonflyPlusSpec>().globalLinksPerSpine, 2U);
+    EXPECT_EQ(t.As<ns3::DragonflyPlusSpec>().radix, 6U);
     EXPECT_EQ(t.gpusPerServer, 3U);
     EXPECT_TRUE(t.hasNvlink);
-    EXPECT_EQ(t.nvlinkProfile.rate.GetBitRate(), 0U); // `true`: the generator's default
+    EXPECT_FALSE(t.nvlinkProfile); // `true`: the generator's default
     EXPECT_EQ(t.gpus, 24U);
 }
 
@@ -1296,7 +1297,7 @@ TEST_F(ScratchDir, NvlinkDomainAndNvlinkValuesAreRead)
                                                             "  profile: nvlink5\n"));
     EXPECT_EQ(t.gpusPerServer, 72U);
     EXPECT_EQ(t.nvlinkSwitches, 18U);
-    EXPECT_EQ(t.nvlinkProfile.name, "nvlink5");
+    EXPECT_EQ(t.nvlinkProfile->name, "nvlink5");
     EXPECT_EQ(t.gpus, 72U);
     // `nvlink: false` on a kind where it is optional: no domains.
     const ns3::TopologySpec off = ns3::ReadTopologyFile(
@@ -1333,33 +1334,33 @@ TEST_F(ScratchDir, CustomNodesAndLinksAreRead)
                                    "  - {a: g0, b: nvsw, link: {profile: nvlink4}}\n"
                                    "  - {a: g1, b: nvsw, link: {profile: nvlink4}}\n");
     const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
-    ASSERT_EQ(t.customNodes.size(), 5U);
-    EXPECT_EQ(t.customNodes[0].name, "g0");
-    EXPECT_EQ(t.customNodes[0].kind, "gpu");
-    EXPECT_EQ(t.customNodes[0].where.line, 6);
-    EXPECT_EQ(t.customNodes[0].where.column, 5);
-    EXPECT_EQ(t.customNodes[1].name, "g1");
-    EXPECT_EQ(t.customNodes[1].where.line, 7);
-    EXPECT_EQ(t.customNodes[1].where.column, 5);
-    EXPECT_EQ(t.customNodes[2].kind, "nic");
-    EXPECT_EQ(t.customNodes[3].kind, "switch");
-    EXPECT_EQ(t.customNodes[3].tier, 1U); // the default tier of a switch
-    EXPECT_EQ(t.customNodes[4].tier, 0U);
-    EXPECT_EQ(t.customNodes[0].where.file, path);
-    ASSERT_EQ(t.customLinks.size(), 5U);
-    EXPECT_EQ(t.customLinks[0].a, "g0");
-    EXPECT_EQ(t.customLinks[0].b, "leaf");
-    EXPECT_FALSE(t.customLinks[0].hasProfile);
-    EXPECT_EQ(t.customLinks[0].where.line, 13);
-    EXPECT_EQ(t.customLinks[0].where.column, 5);
-    EXPECT_TRUE(t.customLinks[1].hasProfile);
-    EXPECT_EQ(t.customLinks[1].profile.name, "pcie-gen5");
+    ASSERT_EQ(t.As<ns3::CustomSpec>().nodes.size(), 5U);
+    EXPECT_EQ(t.As<ns3::CustomSpec>().nodes[0].name, "g0");
+    EXPECT_EQ(t.As<ns3::CustomSpec>().nodes[0].kind, "gpu");
+    EXPECT_EQ(t.As<ns3::CustomSpec>().nodes[0].where.line, 6);
+    EXPECT_EQ(t.As<ns3::CustomSpec>().nodes[0].where.column, 5);
+    EXPECT_EQ(t.As<ns3::CustomSpec>().nodes[1].name, "g1");
+    EXPECT_EQ(t.As<ns3::CustomSpec>().nodes[1].where.line, 7);
+    EXPECT_EQ(t.As<ns3::CustomSpec>().nodes[1].where.column, 5);
+    EXPECT_EQ(t.As<ns3::CustomSpec>().nodes[2].kind, "nic");
+    EXPECT_EQ(t.As<ns3::CustomSpec>().nodes[3].kind, "switch");
+    EXPECT_EQ(t.As<ns3::CustomSpec>().nodes[3].tier, 1U); // the default tier of a switch
+    EXPECT_EQ(t.As<ns3::CustomSpec>().nodes[4].tier, 0U);
+    EXPECT_EQ(t.As<ns3::CustomSpec>().nodes[0].where.file, path);
+    ASSERT_EQ(t.As<ns3::CustomSpec>().links.size(), 5U);
+    EXPECT_EQ(t.As<ns3::CustomSpec>().links[0].a, "g0");
+    EXPECT_EQ(t.As<ns3::CustomSpec>().links[0].b, "leaf");
+    EXPECT_FALSE(t.As<ns3::CustomSpec>().links[0].profile);
+    EXPECT_EQ(t.As<ns3::CustomSpec>().links[0].where.line, 13);
+    EXPECT_EQ(t.As<ns3::CustomSpec>().links[0].where.column, 5);
+    EXPECT_TRUE(t.As<ns3::CustomSpec>().links[1].profile);
+    EXPECT_EQ(t.As<ns3::CustomSpec>().links[1].profile->name, "pcie-gen5");
     // A link mapping without `profile` modifies the topology's link, overrides included.
-    EXPECT_TRUE(t.customLinks[2].hasProfile);
-    EXPECT_EQ(t.customLinks[2].profile.name, "roce-400g");
-    EXPECT_EQ(t.customLinks[2].profile.mtu, 1024U);
-    EXPECT_EQ(t.customLinks[2].profile.rate.GetBitRate(), 800000000000ULL);
-    EXPECT_EQ(t.customLinks[2].where.line, 15);
+    EXPECT_TRUE(t.As<ns3::CustomSpec>().links[2].profile);
+    EXPECT_EQ(t.As<ns3::CustomSpec>().links[2].profile->name, "roce-400g");
+    EXPECT_EQ(t.As<ns3::CustomSpec>().links[2].profile->mtu, 1024U);
+    EXPECT_EQ(t.As<ns3::CustomSpec>().links[2].profile->rate.GetBitRate(), 800000000000ULL);
+    EXPECT_EQ(t.As<ns3::CustomSpec>().links[2].where.line, 15);
     EXPECT_EQ(t.link.rate.GetBitRate(), 400000000000ULL);
     EXPECT_EQ(t.gpus, 2U);
 
@@ -1395,7 +1396,7 @@ TEST_F(ScratchDir, EveryKindOfTheGeneratorsIsRead)
         try
         {
             const ns3::TopologySpec t = ns3::ReadTopologyFile(path);
-            EXPECT_EQ(t.kind, kind);
+            EXPECT_EQ(t.Kind(), kind);
             EXPECT_EQ(t.gpus, it->second.second) << kind;
         }
         catch (const SpecError& e)
@@ -1562,7 +1563,7 @@ TEST_F(ScratchDir, TopologyOrScenarioFileGivesTheTopology)
 {
     const std::string topo = Write("t/ft.yaml", "kind: fat-tree\nradix: 4\n");
     const ns3::TopologySpec direct = ns3::ReadTopologyOrScenarioFile(topo);
-    EXPECT_EQ(direct.kind, "fat-tree");
+    EXPECT_EQ(direct.Kind(), "fat-tree");
     EXPECT_EQ(direct.name, "ft");
     EXPECT_EQ(direct.gpus, 16U);
     const std::string byPath = Write("s.yaml",
@@ -1911,19 +1912,18 @@ TEST_F(ScratchDir, DragonflyPlusRoutingIsRead)
 {
     const std::string base = "kind: dragonfly-plus\ngroups: 3\nleaves_per_group: 1\n"
                              "spines_per_group: 1\ngpus_per_leaf: 2\nglobal_links_per_spine: 2\n";
-    EXPECT_EQ(ns3::ReadTopologyFile(Write("d.yaml", base)).routing, "minimal");
+    EXPECT_EQ(ns3::ReadTopologyFile(Write("d.yaml", base)).As<ns3::DragonflyPlusSpec>().routing,
+              "minimal");
     for (const char* mode : {"minimal", "valiant", "ugal"})
     {
         const std::string path = Write("r.yaml", base + "routing: " + mode + "\n");
-        EXPECT_EQ(ns3::ReadTopologyFile(path).routing, mode);
+        EXPECT_EQ(ns3::ReadTopologyFile(path).As<ns3::DragonflyPlusSpec>().routing, mode);
     }
     ExpectTopologyError(Write("u.yaml", base + "routing: Valiant\n"),
                         "routing: unknown routing 'Valiant'; did you mean 'valiant'? known: "
                         "minimal, valiant, ugal",
                         7,
                         10);
-    EXPECT_EQ(ns3::ReadTopologyFile(Write("s.yaml", "kind: single-switch\ngpus: 4\n")).routing,
-              "minimal");
     ExpectTopologyError(Write("l.yaml",
                               "kind: leaf-spine\nleaves: 2\nspines: 1\ngpus_per_leaf: 2\n"
                               "routing: ugal\n"),
@@ -1933,7 +1933,9 @@ TEST_F(ScratchDir, DragonflyPlusRoutingIsRead)
     // Minimal routing is fine on 2 groups; the detours need a third.
     const std::string two = "kind: dragonfly-plus\ngroups: 2\nleaves_per_group: 1\n"
                             "spines_per_group: 1\ngpus_per_leaf: 2\nglobal_links_per_spine: 1\n";
-    EXPECT_EQ(ns3::ReadTopologyFile(Write("m.yaml", two + "routing: minimal\n")).routing,
+    EXPECT_EQ(ns3::ReadTopologyFile(Write("m.yaml", two + "routing: minimal\n"))
+                  .As<ns3::DragonflyPlusSpec>()
+                  .routing,
               "minimal");
     ExpectTopologyError(Write("v.yaml", two + "routing: ugal\n"),
                         "routing: ugal routing detours through an intermediate group, so it "

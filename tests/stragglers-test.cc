@@ -83,7 +83,7 @@ OneSwitch(const LinkProfile& profile, uint32_t gpus)
     s.stopTime = Seconds(1);
     s.topology.where.file = "<test>";
     s.topology.name = "one-switch";
-    s.topology.kind = "single-switch";
+    s.topology.SetKind("single-switch");
     s.topology.gpus = gpus;
     s.topology.link = profile;
     s.traffic.name = "t";
@@ -222,11 +222,11 @@ TEST(Stragglers, PfcIncastNamesTheReceiverPort)
 TEST(Stragglers, CongestedSpinePortIsNamed)
 {
     ScenarioSpec s = OneSwitch(*FindLinkProfile("ib-ndr"), 6);
-    s.topology.kind = "leaf-spine";
+    s.topology.SetKind("leaf-spine");
     s.topology.gpus = 0;
-    s.topology.leaves = 3;
-    s.topology.spines = 1;
-    s.topology.gpusPerLeaf = 2;
+    s.topology.As<LeafSpineSpec>().leaves = 3;
+    s.topology.As<LeafSpineSpec>().spines = 1;
+    s.topology.As<LeafSpineSpec>().gpusPerLeaf = 2;
     // GPUs 0,1 on leaf0, 2,3 on leaf1, 4,5 on leaf2.
     AddSendRecv(s, {Transfer{0, 2, 2 << 20}, Transfer{4, 3, 2 << 20}});
     const RunResults r = RunScenario(s, RunOptions());

@@ -26,7 +26,7 @@ SingleSwitchRing(uint32_t gpus, uint64_t bytes, const std::string& op = "all-red
     s.stopTime = ns3::Seconds(10);
     s.topology.where.file = "<test>";
     s.topology.name = "single-switch";
-    s.topology.kind = "single-switch";
+    s.topology.SetKind("single-switch");
     s.topology.gpus = gpus;
     s.topology.link = *ns3::FindLinkProfile("ib-ndr");
     s.traffic.name = "ring";

@@ -37,7 +37,7 @@ Spec(const std::string& kind)
     TopologySpec s;
     s.where.file = "<test>";
     s.name = kind;
-    s.kind = kind;
+    s.SetKind(kind);
     s.link = *FindLinkProfile("ib-ndr");
     return s;
 }
@@ -134,7 +134,7 @@ TEST_P(KAryFatTree, CountsAndBisectionAreAlFares)
     const uint32_t k = GetParam();
     TopologySpec spec = Spec("fat-tree");
     spec.name = "fat-tree-k" + std::to_string(k);
-    spec.radix = k;
+    spec.As<FatTreeSpec>().radix = k;
     const FabricGraph g = BuildFabricGraph(spec);
     // FACTS.md 1.1: k^3/4 hosts, 5k^2/4 switches (k^2/2 edge, k^2/2 aggregation, k^2/4
     // core), 3k^3/4 links.
@@ -172,8 +172,8 @@ TEST(Topology, ThreeTierFatTreeMultipliesItsOversubscriptions)
 {
     // radix 8: leaf 3:1 -> 6 down, 2 up; spine 1:1 -> 4 down, 4 up; 8 pods.
     TopologySpec spec = Spec("fat-tree");
-    spec.radix = 8;
-    spec.oversubscription = {3, 1};
+    spec.As<FatTreeSpec>().radix = 8;
+    spec.As<FatTreeSpec>().oversubscription = OversubscriptionRatio{3, 1};
     const FabricGraph g = BuildFabricGraph(spec);
     const FatTreeSizing z = ResolveFatTree(spec);
     EXPECT_EQ(z.gpusPerLeaf, 6u);
@@ -190,10 +190,10 @@ TEST(Topology, ThreeTierFatTreeMultipliesItsOversubscriptions)
     EXPECT_FALSE(r.bisection.worstBelowFormula);
 
     // Both tiers oversubscribed: leaf 3:1, spine 2:1 (radix 6: 4 down, 2 up... radix 12).
-    spec.radix = 12;
-    spec.oversubscription = {3, 1};      // 9 down, 3 up
-    spec.spineOversubscription = {2, 1}; // 8 down, 4 up
-    spec.pods = 4;
+    spec.As<FatTreeSpec>().radix = 12;
+    spec.As<FatTreeSpec>().oversubscription = OversubscriptionRatio{3, 1};      // 9 down, 3 up
+    spec.As<FatTreeSpec>().spineOversubscription = OversubscriptionRatio{2, 1}; // 8 down, 4 up
+    spec.As<FatTreeSpec>().pods = 4;
     const FabricGraph g2 = BuildFabricGraph(spec);
     EXPECT_EQ(g2.GetGpuCount(), 4u * 8 * 9);
     const TopologyReport r2 = AnalyzeTopology(g2, spec);
@@ -210,8 +210,8 @@ TEST(Topology, ThreeTierFatTreeMultipliesItsOversubscriptions)
 TEST(Topology, LeafSpineAtThreeToOneHasAThirdOfFullBisection)
 {
     TopologySpec spec = Spec("leaf-spine");
-    spec.radix = 16;
-    spec.oversubscription = {3, 1};
+    spec.As<LeafSpineSpec>().radix = 16;
+    spec.As<LeafSpineSpec>().oversubscription = OversubscriptionRatio{3, 1};
     const FabricGraph g = BuildFabricGraph(spec);
     // FACTS.md 1.2: k r/(r+1) = 12 down, k/(r+1) = 4 up, k = 16 leaves, 4 spines.
     EXPECT_EQ(g.GetGpuCount(), 16u * 12);
@@ -230,9 +230,9 @@ TEST(Topology, LeafSpineAtThreeToOneHasAThirdOfFullBisection)
 
     // The same fabric by explicit port counts.
     TopologySpec ports = Spec("leaf-spine");
-    ports.leaves = 16;
-    ports.gpusPerLeaf = 12;
-    ports.uplinks = 4;
+    ports.As<LeafSpineSpec>().leaves = 16;
+    ports.As<LeafSpineSpec>().gpusPerLeaf = 12;
+    ports.As<LeafSpineSpec>().uplinks = 4;
     const FabricGraph g2 = BuildFabricGraph(ports);
     EXPECT_EQ(g2.GetGpuCount(), g.GetGpuCount());
     EXPECT_EQ(g2.GetLinks().size(), g.GetLinks().size());
@@ -242,10 +242,10 @@ TEST(Topology, LeafSpineAtThreeToOneHasAThirdOfFullBisection)
 TEST(Topology, LeafSpineKeepsItsOriginalFieldsAndWiring)
 {
     TopologySpec spec = Spec("leaf-spine");
-    spec.leaves = 2;
-    spec.spines = 2;
-    spec.gpusPerLeaf = 2;
-    spec.linksPerSpine = 2;
+    spec.As<LeafSpineSpec>().leaves = 2;
+    spec.As<LeafSpineSpec>().spines = 2;
+    spec.As<LeafSpineSpec>().gpusPerLeaf = 2;
+    spec.As<LeafSpineSpec>().linksPerSpine = 2;
     const FabricGraph g = BuildFabricGraph(spec);
     // Spines first, then per leaf: the leaf, its GPUs, its uplinks (port order for ECMP).
     std::vector<std::string> names;
@@ -270,7 +270,7 @@ TEST(Topology, LeafSpineKeepsItsOriginalFieldsAndWiring)
 
 TEST(Topology, OversubscriptionParsesAndRejectsUnrealisableRatios)
 {
-    TopologySpec::Ratio r;
+    OversubscriptionRatio r;
     EXPECT_TRUE(ParseOversubscription("3:1", r));
     EXPECT_EQ(r.numerator, 3u);
     EXPECT_EQ(r.denominator, 1u);
@@ -286,27 +286,27 @@ TEST(Topology, OversubscriptionParsesAndRejectsUnrealisableRatios)
     }
 
     TopologySpec spec = Spec("leaf-spine");
-    spec.radix = 30;
-    spec.oversubscription = {3, 1};
+    spec.As<LeafSpineSpec>().radix = 30;
+    spec.As<LeafSpineSpec>().oversubscription = OversubscriptionRatio{3, 1};
     const std::string e = BuildError(spec);
     EXPECT_NE(e.find("needs a radix divisible by 4"), std::string::npos) << e;
     EXPECT_NE(e.find("use radix 28 or 32"), std::string::npos) << e;
     EXPECT_NE(e.find("2:1, 4:1, 5:1"), std::string::npos) << e;
 
-    spec.oversubscription = {3, 1};
-    spec.radix = 32;
-    spec.gpusPerLeaf = 20; // 3:1 of 32 is 24 down
+    spec.As<LeafSpineSpec>().oversubscription = OversubscriptionRatio{3, 1};
+    spec.As<LeafSpineSpec>().radix = 32;
+    spec.As<LeafSpineSpec>().gpusPerLeaf = 20; // 3:1 of 32 is 24 down
     EXPECT_NE(BuildError(spec).find("gpus_per_leaf 20 conflicts with radix 32"), std::string::npos);
 
     TopologySpec tooMany = Spec("leaf-spine");
-    tooMany.radix = 8;
-    tooMany.gpusPerLeaf = 6;
-    tooMany.uplinks = 4;
+    tooMany.As<LeafSpineSpec>().radix = 8;
+    tooMany.As<LeafSpineSpec>().gpusPerLeaf = 6;
+    tooMany.As<LeafSpineSpec>().uplinks = 4;
     EXPECT_NE(BuildError(tooMany).find("more than the radix 8"), std::string::npos)
         << BuildError(tooMany);
 
     TopologySpec odd = Spec("fat-tree");
-    odd.radix = 7;
+    odd.As<FatTreeSpec>().radix = 7;
     EXPECT_NE(BuildError(odd).find("radix 7 is odd"), std::string::npos) << BuildError(odd);
 }
 
@@ -330,11 +330,11 @@ TEST_P(DragonflyPlus, BisectionFormulaEqualsMaxFlow)
 {
     const DragonflyCase c = GetParam();
     TopologySpec spec = Spec("dragonfly-plus");
-    spec.groups = c.groups;
-    spec.leavesPerGroup = c.leaves;
-    spec.spinesPerGroup = c.spines;
-    spec.gpusPerLeaf = c.hosts;
-    spec.globalLinksPerSpine = c.global;
+    spec.As<DragonflyPlusSpec>().groups = c.groups;
+    spec.As<DragonflyPlusSpec>().leavesPerGroup = c.leaves;
+    spec.As<DragonflyPlusSpec>().spinesPerGroup = c.spines;
+    spec.As<DragonflyPlusSpec>().gpusPerLeaf = c.hosts;
+    spec.As<DragonflyPlusSpec>().globalLinksPerSpine = c.global;
     spec.name = "dfp-g" + std::to_string(c.groups) + "-l" + std::to_string(c.leaves) + "-s"
                 + std::to_string(c.spines) + "-p" + std::to_string(c.hosts) + "-h"
                 + std::to_string(c.global);
@@ -404,19 +404,20 @@ INSTANTIATE_TEST_SUITE_P(Topology,
 TEST(Topology, DragonflyPlusRejectsUnwirableGroups)
 {
     TopologySpec spec = Spec("dragonfly-plus");
-    spec.groups = 7;
-    spec.leavesPerGroup = 2;
-    spec.spinesPerGroup = 2;
-    spec.gpusPerLeaf = 2;
-    spec.globalLinksPerSpine = 2; // 4 global links per group over 6 other groups
+    spec.As<DragonflyPlusSpec>().groups = 7;
+    spec.As<DragonflyPlusSpec>().leavesPerGroup = 2;
+    spec.As<DragonflyPlusSpec>().spinesPerGroup = 2;
+    spec.As<DragonflyPlusSpec>().gpusPerLeaf = 2;
+    spec.As<DragonflyPlusSpec>().globalLinksPerSpine
+        = 2; // 4 global links per group over 6 other groups
     const std::string e = BuildError(spec);
     EXPECT_NE(e.find("cannot be spread evenly over the 6 other groups"), std::string::npos) << e;
     EXPECT_NE(e.find("some pairs of groups would get no link"), std::string::npos) << e;
     EXPECT_NE(e.find("use groups 2, 3, 5"), std::string::npos) << e;
-    spec.groups = 1;
+    spec.As<DragonflyPlusSpec>().groups = 1;
     EXPECT_NE(BuildError(spec).find("at least 2 groups"), std::string::npos);
-    spec.groups = 5;
-    spec.radix = 3; // leaf 2 + 2 ports
+    spec.As<DragonflyPlusSpec>().groups = 5;
+    spec.As<DragonflyPlusSpec>().radix = 3; // leaf 2 + 2 ports
     EXPECT_NE(BuildError(spec).find("more than the radix 3"), std::string::npos);
 }
 
@@ -431,7 +432,7 @@ TEST(Topology, RailOptimizedMatchesTheDgxH100ReferenceArchitecture)
     for (uint32_t sus = 1; sus <= 4; ++sus)
     {
         TopologySpec spec = Spec("rail-optimized");
-        spec.sus = sus;
+        spec.As<RailOptimizedSpec>().sus = sus;
         const FabricGraph g = BuildFabricGraph(spec);
         EXPECT_EQ(g.GetGpuCount(), 256 * sus);
         EXPECT_EQ(SwitchesInTier(g, 1), 8 * sus);
@@ -477,8 +478,8 @@ TEST(Topology, RailOptimizedBisectionWithOversubscriptionAndCoreTier)
 {
     // Two SUs at 2:1 on the rail switches: N B / 4.
     TopologySpec spec = Spec("rail-optimized");
-    spec.sus = 2;
-    spec.oversubscription = {2, 1};
+    spec.As<RailOptimizedSpec>().sus = 2;
+    spec.As<RailOptimizedSpec>().oversubscription = OversubscriptionRatio{2, 1};
     const RailSizing z = ResolveRail(spec);
     EXPECT_EQ(z.railUplinks, 16u);
     EXPECT_EQ(z.spines, 8u); // fewest dividing 16 with 16 x 16 / P <= 48 ports
@@ -492,7 +493,7 @@ TEST(Topology, RailOptimizedBisectionWithOversubscriptionAndCoreTier)
     // One SU without NVLink: rails meet only at the spines, so the formula splits rails.
     TopologySpec one = Spec("rail-optimized");
     one.name = "rail-1su-2to1";
-    one.oversubscription = {2, 1};
+    one.As<RailOptimizedSpec>().oversubscription = OversubscriptionRatio{2, 1};
     const FabricGraph g1 = BuildFabricGraph(one);
     const TopologyReport r1 = AnalyzeTopology(g1, one);
     Show(r1);
@@ -504,10 +505,10 @@ TEST(Topology, RailOptimizedBisectionWithOversubscriptionAndCoreTier)
     TopologySpec three = Spec("rail-optimized");
     three.name = "rail-3tier";
     three.gpusPerServer = 4;
-    three.serversPerSu = 4;
-    three.sus = 4;
-    three.spinesPerSu = 4;
-    three.radix = 8;
+    three.As<RailOptimizedSpec>().serversPerSu = 4;
+    three.As<RailOptimizedSpec>().sus = 4;
+    three.As<RailOptimizedSpec>().spinesPerSu = 4;
+    three.As<RailOptimizedSpec>().radix = 8;
     const RailSizing t = ResolveRail(three);
     EXPECT_EQ(t.railUplinks, 4u);
     EXPECT_EQ(t.spineUplinks, 4u);
@@ -526,8 +527,8 @@ TEST(Topology, RailOptimizedBisectionWithOversubscriptionAndCoreTier)
 
     // B200 RA counts (FACTS.md 1.3): 16 SUs -> 128 leaf, 128 spine, 64 core switches.
     TopologySpec b200 = Spec("rail-optimized");
-    b200.sus = 16;
-    b200.spinesPerSu = 8;
+    b200.As<RailOptimizedSpec>().sus = 16;
+    b200.As<RailOptimizedSpec>().spinesPerSu = 8;
     const auto t0 = std::chrono::steady_clock::now();
     const FabricGraph gb = BuildFabricGraph(b200);
     const double ms
@@ -569,7 +570,7 @@ TEST(Topology, RailOnlyNeedsNvlinkRelaysAcrossRails)
     EXPECT_DOUBLE_EQ(r.bisection.maxFlowBps, 128 * Ndr());
 
     // Two SUs: one spine per rail (2 x 32 uplinks fit radix 64).
-    spec.sus = 2;
+    spec.As<RailOnlySpec>().sus = 2;
     const RailSizing z = ResolveRail(spec);
     EXPECT_EQ(z.spines, 1u);
     EXPECT_EQ(z.linksPerSpine, 32u);
@@ -585,29 +586,29 @@ TEST(Topology, RailOnlyNeedsNvlinkRelaysAcrossRails)
 TEST(Topology, RailKindsRejectBadConfigurations)
 {
     TopologySpec spec = Spec("rail-optimized");
-    spec.spines = 5; // 32 uplinks over 5 spines
+    spec.As<RailOptimizedSpec>().spines = 5; // 32 uplinks over 5 spines
     EXPECT_NE(BuildError(spec).find("cannot be spread evenly over spines 5"), std::string::npos)
         << BuildError(spec);
-    spec.spines = 0;
-    spec.sus = 3;
-    spec.radix = 40; // 32 down + 8 up; 24 rail switches x 8 uplinks
-    spec.railUplinks = 8;
+    spec.As<RailOptimizedSpec>().spines.reset();
+    spec.As<RailOptimizedSpec>().sus = 3;
+    spec.As<RailOptimizedSpec>().radix = 40; // 32 down + 8 up; 24 rail switches x 8 uplinks
+    spec.As<RailOptimizedSpec>().railUplinks = 8;
     EXPECT_EQ(BuildError(spec), "");
-    spec.radix = 16;
+    spec.As<RailOptimizedSpec>().radix = 16;
     EXPECT_NE(BuildError(spec).find("more than the radix 16"), std::string::npos)
         << BuildError(spec);
 
     TopologySpec only = Spec("rail-only");
-    only.railUplinks = 16;
+    only.As<RailOnlySpec>().railUplinks = 16;
     EXPECT_NE(BuildError(only).find("no spine tier"), std::string::npos);
-    only.railUplinks = 0;
+    only.As<RailOnlySpec>().railUplinks.reset();
     only.gpusPerServer = 1;
     EXPECT_NE(BuildError(only).find("at least 2 GPUs per server"), std::string::npos)
         << BuildError(only);
 
     TopologySpec both = Spec("rail-optimized");
-    both.spines = 4;
-    both.spinesPerSu = 2;
+    both.As<RailOptimizedSpec>().spines = 4;
+    both.As<RailOptimizedSpec>().spinesPerSu = 2;
     EXPECT_NE(BuildError(both).find("exclude each other"), std::string::npos);
 }
 
@@ -648,9 +649,9 @@ TEST(Topology, NvlinkDomainsDgxAndNvl72)
 
     // Composable: a leaf-spine of 8-GPU servers with NVLink.
     TopologySpec ls = Spec("leaf-spine");
-    ls.leaves = 4;
-    ls.spines = 2;
-    ls.gpusPerLeaf = 8;
+    ls.As<LeafSpineSpec>().leaves = 4;
+    ls.As<LeafSpineSpec>().spines = 2;
+    ls.As<LeafSpineSpec>().gpusPerLeaf = 8;
     ls.gpusPerServer = 8;
     ls.hasNvlink = true;
     const FabricGraph gl = BuildFabricGraph(ls);
@@ -661,17 +662,17 @@ TEST(Topology, NvlinkDomainsDgxAndNvl72)
     EXPECT_NE(BuildError(ls).find("do not fill servers of gpus_per_server 3 (2 left over)"),
               std::string::npos)
         << BuildError(ls);
-    ls.gpusPerServer = 0;
+    ls.gpusPerServer.reset();
     EXPECT_NE(BuildError(ls).find("needs gpus_per_server"), std::string::npos);
 }
 
 // --------------------------------------------------------------------- custom
 
 /// A custom node.
-TopologySpec::CustomNode
+CustomSpec::Node
 Node(const std::string& name, const std::string& kind, uint32_t tier, int line)
 {
-    TopologySpec::CustomNode n;
+    CustomSpec::Node n;
     n.where.file = "<test>";
     n.where.line = line;
     n.name = name;
@@ -681,10 +682,10 @@ Node(const std::string& name, const std::string& kind, uint32_t tier, int line)
 }
 
 /// A custom link.
-TopologySpec::CustomLink
+CustomSpec::Link
 Link(const std::string& a, const std::string& b, int line)
 {
-    TopologySpec::CustomLink l;
+    CustomSpec::Link l;
     l.where.file = "<test>";
     l.where.line = line;
     l.a = a;
@@ -694,29 +695,28 @@ Link(const std::string& a, const std::string& b, int line)
 
 /// Two GPUs on two switches joined by two links, plus an NVLink between the GPUs' switch.
 TopologySpec
-CustomSpec()
+CustomFabric()
 {
     TopologySpec s = Spec("custom");
-    s.customNodes = {Node("a", "gpu", 0, 1),
-                     Node("b", "gpu", 0, 2),
-                     Node("c", "gpu", 0, 3),
-                     Node("s1", "switch", 1, 4),
-                     Node("s2", "switch", 1, 5)};
-    s.customLinks = {Link("a", "s1", 10),
-                     Link("b", "s1", 11),
-                     Link("c", "s2", 12),
-                     Link("s1", "s2", 13),
-                     Link("s1", "s2", 14)};
-    TopologySpec::CustomLink nv = Link("a", "b", 15);
-    nv.hasProfile = true;
+    s.As<CustomSpec>().nodes = {Node("a", "gpu", 0, 1),
+                                Node("b", "gpu", 0, 2),
+                                Node("c", "gpu", 0, 3),
+                                Node("s1", "switch", 1, 4),
+                                Node("s2", "switch", 1, 5)};
+    s.As<CustomSpec>().links = {Link("a", "s1", 10),
+                                Link("b", "s1", 11),
+                                Link("c", "s2", 12),
+                                Link("s1", "s2", 13),
+                                Link("s1", "s2", 14)};
+    CustomSpec::Link nv = Link("a", "b", 15);
     nv.profile = *FindLinkProfile("nvlink4");
-    s.customLinks.push_back(nv);
+    s.As<CustomSpec>().links.push_back(nv);
     return s;
 }
 
 TEST(Topology, CustomGraphsAndTheirErrors)
 {
-    const TopologySpec spec = CustomSpec();
+    const TopologySpec spec = CustomFabric();
     const FabricGraph g = BuildFabricGraph(spec);
     EXPECT_EQ(g.GetGpuCount(), 3u);
     EXPECT_EQ(g.GetLinks().size(), 6u);
@@ -728,24 +728,24 @@ TEST(Topology, CustomGraphsAndTheirErrors)
     // {a} vs {b, c}: a's NIC link + its NVLink to b.
     EXPECT_DOUBLE_EQ(r.bisection.maxFlowBps, Ndr() + 3600e9);
 
-    TopologySpec dup = CustomSpec();
-    dup.customNodes.push_back(Node("s1", "switch", 2, 6));
+    TopologySpec dup = CustomFabric();
+    dup.As<CustomSpec>().nodes.push_back(Node("s1", "switch", 2, 6));
     const std::string e = BuildError(dup);
     EXPECT_NE(e.find("duplicate node name 's1' (first defined at <test>:4)"), std::string::npos)
         << e;
 
-    TopologySpec unknown = CustomSpec();
-    unknown.customLinks.push_back(Link("s2", "s3", 16));
+    TopologySpec unknown = CustomFabric();
+    unknown.As<CustomSpec>().links.push_back(Link("s2", "s3", 16));
     EXPECT_NE(BuildError(unknown).find("link s2 - s3 names unknown node 's3'"), std::string::npos);
 
-    TopologySpec self = CustomSpec();
-    self.customLinks.push_back(Link("s2", "s2", 16));
+    TopologySpec self = CustomFabric();
+    self.As<CustomSpec>().links.push_back(Link("s2", "s2", 16));
     EXPECT_NE(BuildError(self).find("connects a node to itself"), std::string::npos);
 
-    TopologySpec cut = CustomSpec();
-    cut.customNodes.push_back(Node("lonely", "switch", 1, 7));
-    cut.customNodes.push_back(Node("d", "gpu", 0, 8));
-    cut.customLinks.push_back(Link("d", "lonely", 16));
+    TopologySpec cut = CustomFabric();
+    cut.As<CustomSpec>().nodes.push_back(Node("lonely", "switch", 1, 7));
+    cut.As<CustomSpec>().nodes.push_back(Node("d", "gpu", 0, 8));
+    cut.As<CustomSpec>().links.push_back(Link("d", "lonely", 16));
     try
     {
         BuildFabricGraph(cut);
@@ -758,14 +758,14 @@ TEST(Topology, CustomGraphsAndTheirErrors)
         EXPECT_EQ(err.Where().line, 7);
     }
 
-    TopologySpec kind = CustomSpec();
-    kind.customNodes[3].kind = "router";
+    TopologySpec kind = CustomFabric();
+    kind.As<CustomSpec>().nodes[3].kind = "router";
     EXPECT_NE(BuildError(kind).find("unknown kind 'router' (known: gpu, switch, nic)"),
               std::string::npos);
 
     TopologySpec lonelyGpu = Spec("custom");
-    lonelyGpu.customNodes = {Node("a", "gpu", 0, 1), Node("s", "switch", 1, 2)};
-    lonelyGpu.customLinks = {Link("a", "s", 3)};
+    lonelyGpu.As<CustomSpec>().nodes = {Node("a", "gpu", 0, 1), Node("s", "switch", 1, 2)};
+    lonelyGpu.As<CustomSpec>().links = {Link("a", "s", 3)};
     EXPECT_NE(BuildError(lonelyGpu).find("at least 2 GPUs"), std::string::npos);
 }
 
@@ -776,35 +776,33 @@ TEST(Topology, EveryKindConnectsEveryGpuPair)
     std::vector<TopologySpec> specs;
     TopologySpec s = Spec("single-switch");
     s.gpus = 8;
-    s.hasHostLink = true;
     s.hostLink = *FindLinkProfile("pcie-gen5");
     specs.push_back(s);
     s = Spec("leaf-spine");
-    s.radix = 8;
-    s.oversubscription = {3, 1};
+    s.As<LeafSpineSpec>().radix = 8;
+    s.As<LeafSpineSpec>().oversubscription = OversubscriptionRatio{3, 1};
     specs.push_back(s);
     s = Spec("fat-tree");
-    s.radix = 4;
-    s.hasHostLink = true;
+    s.As<FatTreeSpec>().radix = 4;
     s.hostLink = *FindLinkProfile("pcie-gen5");
     specs.push_back(s);
     s = Spec("rail-optimized");
     s.gpusPerServer = 4;
-    s.serversPerSu = 4;
-    s.sus = 2;
+    s.As<RailOptimizedSpec>().serversPerSu = 4;
+    s.As<RailOptimizedSpec>().sus = 2;
     s.hasNvlink = true;
     specs.push_back(s);
     s = Spec("rail-only");
     s.gpusPerServer = 4;
-    s.serversPerSu = 4;
-    s.sus = 2;
+    s.As<RailOnlySpec>().serversPerSu = 4;
+    s.As<RailOnlySpec>().sus = 2;
     specs.push_back(s);
     s = Spec("dragonfly-plus");
-    s.groups = 3;
-    s.leavesPerGroup = 2;
-    s.spinesPerGroup = 2;
-    s.gpusPerLeaf = 2;
-    s.globalLinksPerSpine = 1;
+    s.As<DragonflyPlusSpec>().groups = 3;
+    s.As<DragonflyPlusSpec>().leavesPerGroup = 2;
+    s.As<DragonflyPlusSpec>().spinesPerGroup = 2;
+    s.As<DragonflyPlusSpec>().gpusPerLeaf = 2;
+    s.As<DragonflyPlusSpec>().globalLinksPerSpine = 1;
     s.gpusPerServer = 2;
     s.hasNvlink = true;
     specs.push_back(s);
@@ -812,14 +810,14 @@ TEST(Topology, EveryKindConnectsEveryGpuPair)
     s.gpusPerServer = 4;
     s.nvlinkSwitches = 2;
     specs.push_back(s);
-    specs.push_back(CustomSpec());
+    specs.push_back(CustomFabric());
     std::set<std::string> kinds;
     for (const auto& spec : specs)
     {
-        SCOPED_TRACE(spec.kind);
-        kinds.insert(spec.kind);
+        SCOPED_TRACE(spec.Kind());
+        kinds.insert(spec.Kind());
         const FabricGraph g = BuildFabricGraph(spec);
-        EXPECT_EQ(UnreachablePairs(g, spec.kind == "rail-only"), 0u);
+        EXPECT_EQ(UnreachablePairs(g, spec.Is<RailOnlySpec>()), 0u);
         const TopologyReport r = AnalyzeTopology(g, spec);
         EXPECT_EQ(r.paths.unreachablePairs, 0u);
         EXPECT_TRUE(r.bisection.formulaAgrees)
@@ -836,23 +834,23 @@ TEST(Topology, SinglePortKindsBuildWithTheCurrentBuilder)
     // they are (multi-port GPUs are the builder's next step).
     std::vector<TopologySpec> specs;
     TopologySpec s = Spec("fat-tree");
-    s.radix = 4;
+    s.As<FatTreeSpec>().radix = 4;
     specs.push_back(s);
     s = Spec("rail-optimized");
     s.gpusPerServer = 4;
-    s.serversPerSu = 4;
-    s.sus = 2;
+    s.As<RailOptimizedSpec>().serversPerSu = 4;
+    s.As<RailOptimizedSpec>().sus = 2;
     specs.push_back(s);
     s = Spec("dragonfly-plus");
-    s.groups = 3;
-    s.leavesPerGroup = 2;
-    s.spinesPerGroup = 2;
-    s.gpusPerLeaf = 2;
-    s.globalLinksPerSpine = 1;
+    s.As<DragonflyPlusSpec>().groups = 3;
+    s.As<DragonflyPlusSpec>().leavesPerGroup = 2;
+    s.As<DragonflyPlusSpec>().spinesPerGroup = 2;
+    s.As<DragonflyPlusSpec>().gpusPerLeaf = 2;
+    s.As<DragonflyPlusSpec>().globalLinksPerSpine = 1;
     specs.push_back(s);
     for (const auto& spec : specs)
     {
-        SCOPED_TRACE(spec.kind);
+        SCOPED_TRACE(spec.Kind());
         const FabricGraph g = BuildFabricGraph(spec);
         EXPECT_NO_THROW(FabricBuilder::Build(g, spec.where, FabricBuildOptions{}));
         Simulator::Destroy();
@@ -861,8 +859,16 @@ TEST(Topology, SinglePortKindsBuildWithTheCurrentBuilder)
 
 TEST(Topology, UnknownKindListsTheKnownOnes)
 {
-    const std::string e = BuildError(Spec("torus"));
-    EXPECT_NE(e.find("unknown topology kind 'torus'"), std::string::npos);
+    std::string e;
+    try
+    {
+        Spec("torus");
+    }
+    catch (const SpecError& err)
+    {
+        e = err.Message();
+    }
+    EXPECT_NE(e.find("unknown topology kind 'torus'"), std::string::npos) << e;
     EXPECT_NE(e.find("fat-tree, rail-optimized, rail-only, dragonfly-plus"), std::string::npos);
 }
 
@@ -872,8 +878,8 @@ TEST(Topology, JsonAndDotAreDeterministic)
 {
     TopologySpec spec = Spec("rail-optimized");
     spec.gpusPerServer = 4;
-    spec.serversPerSu = 4;
-    spec.sus = 2;
+    spec.As<RailOptimizedSpec>().serversPerSu = 4;
+    spec.As<RailOptimizedSpec>().sus = 2;
     spec.hasNvlink = true;
     const FabricGraph g = BuildFabricGraph(spec);
     std::ostringstream j1;
@@ -905,7 +911,7 @@ TEST(Topology, LargeFabricsBuildInMilliseconds)
 {
     // k = 26 fat-tree: 4394 GPUs, 845 switches, 13182 links.
     TopologySpec spec = Spec("fat-tree");
-    spec.radix = 26;
+    spec.As<FatTreeSpec>().radix = 26;
     const auto t0 = std::chrono::steady_clock::now();
     const FabricGraph g = BuildFabricGraph(spec);
     const double buildMs
@@ -921,8 +927,8 @@ TEST(Topology, LargeFabricsBuildInMilliseconds)
     // (p = l = s = h = 8, 65 groups, 4160 GPUs).
     TopologySpec b200 = Spec("rail-optimized");
     b200.name = "b200-16su";
-    b200.sus = 16;
-    b200.spinesPerSu = 8;
+    b200.As<RailOptimizedSpec>().sus = 16;
+    b200.As<RailOptimizedSpec>().spinesPerSu = 8;
     b200.hasNvlink = true;
     const FabricGraph gb = BuildFabricGraph(b200);
     const TopologyReport rb = AnalyzeTopology(gb, b200);
@@ -931,12 +937,12 @@ TEST(Topology, LargeFabricsBuildInMilliseconds)
     EXPECT_DOUBLE_EQ(rb.bisection.formulaBps, 2048 * Ndr());
     TopologySpec dfp = Spec("dragonfly-plus");
     dfp.name = "dfp-k16";
-    dfp.groups = 65;
-    dfp.leavesPerGroup = 8;
-    dfp.spinesPerGroup = 8;
-    dfp.gpusPerLeaf = 8;
-    dfp.globalLinksPerSpine = 8;
-    dfp.radix = 16;
+    dfp.As<DragonflyPlusSpec>().groups = 65;
+    dfp.As<DragonflyPlusSpec>().leavesPerGroup = 8;
+    dfp.As<DragonflyPlusSpec>().spinesPerGroup = 8;
+    dfp.As<DragonflyPlusSpec>().gpusPerLeaf = 8;
+    dfp.As<DragonflyPlusSpec>().globalLinksPerSpine = 8;
+    dfp.As<DragonflyPlusSpec>().radix = 16;
     const FabricGraph gd = BuildFabricGraph(dfp);
     EXPECT_EQ(gd.GetGpuCount(), 4160u);
     const TopologyReport rd = AnalyzeTopology(gd, dfp);

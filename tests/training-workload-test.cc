@@ -625,10 +625,10 @@ MoeOutcome
 RunMoePlacement(const std::string& placement)
 {
     TopologySpec topo;
-    topo.kind = "leaf-spine";
-    topo.leaves = 2;
-    topo.spines = 1;
-    topo.gpusPerLeaf = 4;
+    topo.SetKind("leaf-spine");
+    topo.As<LeafSpineSpec>().leaves = 2;
+    topo.As<LeafSpineSpec>().spines = 1;
+    topo.As<LeafSpineSpec>().gpusPerLeaf = 4;
     topo.link = *FindLinkProfile("ib-ndr");
     const FabricGraph graph = BuildFabricGraph(topo);
     const std::vector<uint32_t> domain = GpuLocalityDomains(graph, "leaf");

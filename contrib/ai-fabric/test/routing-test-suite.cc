@@ -40,7 +40,7 @@ Kind(const std::string& kind)
     TopologySpec s;
     s.where.file = "<test>";
     s.name = kind;
-    s.kind = kind;
+    s.SetKind(kind);
     s.link = *FindLinkProfile("ib-ndr");
     return s;
 }
@@ -52,33 +52,32 @@ SmallFabrics()
     std::vector<TopologySpec> specs;
     TopologySpec s = Kind("single-switch");
     s.gpus = 4;
-    s.hasHostLink = true;
     s.hostLink = *FindLinkProfile("pcie-gen5");
     specs.push_back(s);
     s = Kind("leaf-spine");
-    s.radix = 8;
-    s.oversubscription = {3, 1};
+    s.As<LeafSpineSpec>().radix = 8;
+    s.As<LeafSpineSpec>().oversubscription = OversubscriptionRatio{3, 1};
     specs.push_back(s);
     s = Kind("fat-tree");
-    s.radix = 4;
+    s.As<FatTreeSpec>().radix = 4;
     specs.push_back(s);
     s = Kind("rail-optimized");
     s.gpusPerServer = 4;
-    s.serversPerSu = 4;
-    s.sus = 2;
+    s.As<RailOptimizedSpec>().serversPerSu = 4;
+    s.As<RailOptimizedSpec>().sus = 2;
     s.hasNvlink = true;
     specs.push_back(s);
     s = Kind("rail-only");
     s.gpusPerServer = 4;
-    s.serversPerSu = 2;
-    s.sus = 1;
+    s.As<RailOnlySpec>().serversPerSu = 2;
+    s.As<RailOnlySpec>().sus = 1;
     specs.push_back(s);
     s = Kind("dragonfly-plus");
-    s.groups = 3;
-    s.leavesPerGroup = 2;
-    s.spinesPerGroup = 2;
-    s.gpusPerLeaf = 2;
-    s.globalLinksPerSpine = 1;
+    s.As<DragonflyPlusSpec>().groups = 3;
+    s.As<DragonflyPlusSpec>().leavesPerGroup = 2;
+    s.As<DragonflyPlusSpec>().spinesPerGroup = 2;
+    s.As<DragonflyPlusSpec>().gpusPerLeaf = 2;
+    s.As<DragonflyPlusSpec>().globalLinksPerSpine = 1;
     specs.push_back(s);
     s = Kind("nvlink-domain");
     s.gpusPerServer = 4;
@@ -230,9 +229,9 @@ class PermutationByStrategyTestCase : public TestCase
     double Throughput(const std::string& type)
     {
         TopologySpec spec = Kind("leaf-spine");
-        spec.leaves = 4;
-        spec.spines = 4;
-        spec.gpusPerLeaf = 4;
+        spec.As<LeafSpineSpec>().leaves = 4;
+        spec.As<LeafSpineSpec>().spines = 4;
+        spec.As<LeafSpineSpec>().gpusPerLeaf = 4;
         const FabricGraph g = BuildFabricGraph(spec);
         FabricBuildOptions options;
         options.routing.SetRouting(type);
@@ -315,11 +314,11 @@ DragonflyRun
 RunDragonfly(const std::string& pathChoice)
 {
     TopologySpec topo = Kind("dragonfly-plus");
-    topo.groups = 4;
-    topo.leavesPerGroup = 2;
-    topo.spinesPerGroup = 3;
-    topo.gpusPerLeaf = 2;
-    topo.globalLinksPerSpine = 1;
+    topo.As<DragonflyPlusSpec>().groups = 4;
+    topo.As<DragonflyPlusSpec>().leavesPerGroup = 2;
+    topo.As<DragonflyPlusSpec>().spinesPerGroup = 3;
+    topo.As<DragonflyPlusSpec>().gpusPerLeaf = 2;
+    topo.As<DragonflyPlusSpec>().globalLinksPerSpine = 1;
     const FabricGraph g = BuildFabricGraph(topo);
     FabricBuildOptions options;
     options.routing.SetPathChoice(pathChoice);
@@ -361,7 +360,8 @@ RunDragonfly(const std::string& pathChoice)
         if (a.kind == FabricGraph::NodeKind::SWITCH && b.kind == FabricGraph::NodeKind::SWITCH
             && a.group != b.group)
         {
-            r.globalPackets += f.devicesA[l]->GetStats().txPackets + f.devicesB[l]->GetStats().txPackets;
+            r.globalPackets
+                += f.devicesA[l]->GetStats().txPackets + f.devicesB[l]->GetStats().txPackets;
         }
     }
     for (const auto& sw : f.switches)
@@ -457,12 +457,11 @@ class SharedRoutesTestCase : public TestCase
         std::vector<TopologySpec> specs = SmallFabrics();
         TopologySpec s = Kind("rail-optimized"); // no NVLink: GPUs of one rail switch interleave
         s.gpusPerServer = 4;
-        s.serversPerSu = 4;
-        s.sus = 2;
+        s.As<RailOptimizedSpec>().serversPerSu = 4;
+        s.As<RailOptimizedSpec>().sus = 2;
         specs.push_back(s);
         s = Kind("fat-tree"); // a NIC node between every GPU and its leaf
-        s.radix = 4;
-        s.hasHostLink = true;
+        s.As<FatTreeSpec>().radix = 4;
         s.hostLink = *FindLinkProfile("pcie-gen5");
         specs.push_back(s);
         uint64_t checked = 0;
@@ -485,8 +484,8 @@ class SharedRoutesTestCase : public TestCase
                     const std::vector<uint16_t> expected(hops.begin(), hops.end());
                     NS_TEST_EXPECT_MSG_EQ((f.switches[n]->GetRoute(dst) == expected),
                                           true,
-                                          topo.kind << ": node " << g.GetNodes()[n].name
-                                                    << " to GPU " << dst);
+                                          topo.Kind() << ": node " << g.GetNodes()[n].name
+                                                      << " to GPU " << dst);
                     ++checked;
                 }
             }
@@ -514,8 +513,8 @@ class RailOnlyRelayTestCase : public TestCase
     {
         TopologySpec topo = Kind("rail-only");
         topo.gpusPerServer = 4;
-        topo.serversPerSu = 2;
-        topo.sus = 1;
+        topo.As<RailOnlySpec>().serversPerSu = 2;
+        topo.As<RailOnlySpec>().sus = 1;
         const FabricGraph g = BuildFabricGraph(topo);
         NS_TEST_ASSERT_MSG_EQ(g.GetGpuRelay(), true, "rail-only relays");
         const uint32_t src = g.FindGpu(0, 0); // server 0, rail 0
@@ -573,8 +572,8 @@ class NvlinkInsideServerTestCase : public TestCase
     {
         TopologySpec topo = Kind("rail-optimized");
         topo.gpusPerServer = 4;
-        topo.serversPerSu = 4;
-        topo.sus = 2;
+        topo.As<RailOptimizedSpec>().serversPerSu = 4;
+        topo.As<RailOptimizedSpec>().sus = 2;
         topo.hasNvlink = true;
         const FabricGraph g = BuildFabricGraph(topo);
         const auto path
@@ -630,9 +629,9 @@ class RoutingHelperTestCase : public TestCase
 
         // Spray on every switch of a leaf-spine; Valiant there is refused (no 3 groups).
         TopologySpec spec = Kind("leaf-spine");
-        spec.leaves = 2;
-        spec.spines = 2;
-        spec.gpusPerLeaf = 2;
+        spec.As<LeafSpineSpec>().leaves = 2;
+        spec.As<LeafSpineSpec>().spines = 2;
+        spec.As<LeafSpineSpec>().gpusPerLeaf = 2;
         const FabricGraph g = BuildFabricGraph(spec);
         FabricBuildOptions options;
         options.routing.SetForwarding("spray");

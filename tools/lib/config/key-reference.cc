@@ -4,6 +4,7 @@
 #include "config/spec-tables.h"
 
 #include "ns3/fabric-graph.h"
+#include "ns3/topology-spec.h"
 
 namespace ns3
 {

@@ -163,6 +163,29 @@ BoolKey(const std::string& key, bool Spec::*member, const std::string& doc)
 }
 
 /**
+ * \brief An integer: plain decimal digits, from \p min to \p max, handed to a setter (for
+ * a value that lands in a member of a member, such as a field of a topology's kind).
+ * \param key the YAML key
+ * \param min the smallest value
+ * \param max the largest value
+ * \param doc what it means
+ * \param set called as set(spec, value)
+ * \return the key
+ */
+template<class Spec, class Set>
+SpecKey<Spec>
+IntegerKeyTo(const std::string& key, uint64_t min, uint64_t max, const std::string& doc, Set set)
+{
+    return {key,
+            "integer",
+            std::to_string(min) + " to " + std::to_string(max),
+            doc,
+            [set, min, max](const Field& f, Spec& s) {
+                set(s, ReadInteger(f, min, max));
+            }};
+}
+
+/**
  * \brief An integer member: plain decimal digits, from \p min to \p max.
  * \param key the YAML key
  * \param member the member it sets
@@ -179,13 +202,9 @@ IntegerKey(const std::string& key,
            uint64_t max,
            const std::string& doc)
 {
-    return {key,
-            "integer",
-            std::to_string(min) + " to " + std::to_string(max),
-            doc,
-            [member, min, max](const Field& f, Spec& s) {
-                s.*member = static_cast<U>(ReadInteger(f, min, max));
-            }};
+    return IntegerKeyTo<Spec>(key, min, max, doc, [member](Spec& s, uint64_t value) {
+        s.*member = static_cast<U>(value);
+    });
 }
 
 /**

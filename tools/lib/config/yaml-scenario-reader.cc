@@ -33,7 +33,9 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
@@ -576,11 +578,11 @@ ReadCount(const Field& f, uint32_t min)
  * \return the ratio, in lowest terms
  * \throws SpecError at the value
  */
-TopologySpec::Ratio
+OversubscriptionRatio
 ReadRatio(const Field& f)
 {
     const std::string text = ScalarOf(f, "a ratio such as \"3:1\"");
-    TopologySpec::Ratio ratio;
+    OversubscriptionRatio ratio;
     if (!ParseOversubscription(text, ratio))
     {
         f.Fail("'" + text
@@ -666,7 +668,7 @@ ForEachListedMapping(const Field& f,
 /**
  * \brief A custom topology's `nodes`: a list of {name, kind, tier}.
  * \param f the field
- * \param t the topology (customNodes)
+ * \param t the topology, of kind custom (its nodes)
  * \throws SpecError at the offending entry or value
  */
 void
@@ -686,7 +688,7 @@ ReadCustomNodes(const Field& f, TopologySpec& t)
         hints,
         "the list is empty; give at least 2 nodes of kind gpu",
         [&t](const Mapping& m, std::size_t) {
-            TopologySpec::CustomNode n;
+            CustomSpec::Node n;
             n.where = m.Where();
             n.name = ReadName(m.Require("name"));
             n.kind = ReadChoice(m.Require("kind"), "node kind", CUSTOM_NODE_KINDS);
@@ -700,7 +702,7 @@ ReadCustomNodes(const Field& f, TopologySpec& t)
                 throw SpecError(tier->KeyWhere(),
                                 "'tier' applies to switches only; a " + n.kind + " node is tier 0");
             }
-            t.customNodes.push_back(n);
+            t.As<CustomSpec>().nodes.push_back(n);
         });
 }
 
@@ -708,7 +710,7 @@ ReadCustomNodes(const Field& f, TopologySpec& t)
  * \brief A custom topology's `links`: a list of {a, b, link}; `link` (optional) overrides
  * the topology's `link` profile for that link (or names another preset).
  * \param f the field
- * \param t the topology (customLinks; link must be read already)
+ * \param t the topology, of kind custom (its links; `link` must be read already)
  * \throws SpecError at the offending entry or value
  */
 void
@@ -734,7 +736,7 @@ ReadCustomLinks(const Field& f, TopologySpec& t)
                          hints,
                          "the list is empty; give the links that join the nodes",
                          [&f, &t](const Mapping& m, std::size_t) {
-                             TopologySpec::CustomLink l;
+                             CustomSpec::Link l;
                              l.where = m.Where();
                              for (const char* end : {"a", "b"})
                              {
@@ -748,16 +750,119 @@ ReadCustomLinks(const Field& f, TopologySpec& t)
                              }
                              if (const Field* lf = m.Find("link"))
                              {
-                                 l.hasProfile = true;
                                  l.profile
                                      = ParseLink(lf, "link", "", t.where, f.file, &t.link).profile;
                              }
-                             t.customLinks.push_back(l);
+                             t.As<CustomSpec>().links.push_back(l);
                          });
 }
 
 /// One key of a topology mapping (SpecKey::kinds: the kinds that take it, never empty).
 using TopologyKey = SpecKey<TopologySpec>;
+
+/// The class of a pointer to member (RailSpec for &RailOnlySpec::sus, declared in RailSpec).
+template<class M>
+struct MemberClass;
+
+/// The class of a pointer to member: the specialisation that matches.
+template<class C, class U>
+struct MemberClass<U C::*>
+{
+    using type = C; //!< the class
+};
+
+/**
+ * \return the kinds, in TopologyKindNames() order, whose struct is or derives from one of
+ * \p Cs (the classes that declare a key's fields)
+ */
+template<class... Cs>
+std::vector<std::string>
+KindsWith()
+{
+    std::vector<std::string> kinds;
+    TopologySpec t;
+    for (const auto& kind : TopologyKindNames())
+    {
+        t.SetKind(kind);
+        std::visit(
+            [&kinds](const auto& s) {
+                using S = std::decay_t<decltype(s)>;
+                if constexpr ((std::is_base_of_v<Cs, S> || ...))
+                {
+                    kinds.push_back(S::KIND);
+                }
+            },
+            t.shape);
+    }
+    return kinds;
+}
+
+/**
+ * \brief Set a field of the topology's kind, if its struct has it.
+ * \param t the topology
+ * \param member the field, in the struct (or base struct) that declares it
+ * \param value the value
+ */
+template<class C, class U, class V>
+void
+SetKindMember(TopologySpec& t, U C::*member, const V& value)
+{
+    std::visit(
+        [member, &value](auto& s) {
+            if constexpr (std::is_base_of_v<C, std::decay_t<decltype(s)>>)
+            {
+                s.*member = value;
+            }
+        },
+        t.shape);
+}
+
+/**
+ * \brief A count of one or more kinds: an integer from \p min to 2^32-1, into the field of
+ * the topology's kind.
+ * \param key the YAML key
+ * \param min the smallest value
+ * \param doc what it means
+ * \param members the field in each struct that has it (the kinds taking the key are those
+ * structs and the ones derived from them)
+ * \return the key
+ */
+template<class... Ms>
+TopologyKey
+KindCountKey(const std::string& key, uint64_t min, const std::string& doc, Ms... members)
+{
+    return IntegerKeyTo<TopologySpec>(key,
+                                      min,
+                                      std::numeric_limits<uint32_t>::max(),
+                                      doc,
+                                      [members...](TopologySpec& t, uint64_t value) {
+                                          const auto count = static_cast<uint32_t>(value);
+                                          (SetKindMember(t, members, count), ...);
+                                      })
+        .For(KindsWith<typename MemberClass<Ms>::type...>());
+}
+
+/**
+ * \brief An oversubscription ratio (ReadRatio()) of one or more kinds.
+ * \param key the YAML key
+ * \param doc what it means
+ * \param members the field in each struct that has it
+ * \return the key
+ */
+template<class... Ms>
+TopologyKey
+KindRatioKey(const std::string& key, const std::string& doc, Ms... members)
+{
+    return CustomKey<TopologySpec>(key,
+                                   "ratio such as \"3:1\"",
+                                   "positive integers D:U",
+                                   doc,
+                                   [members...](const Field& f, TopologySpec& t) {
+                                       const OversubscriptionRatio ratio = ReadRatio(f);
+                                       (SetKindMember(t, members, ratio), ...);
+                                   })
+        .For(KindsWith<typename MemberClass<Ms>::type...>());
+}
 
 /**
  * \param excluded kinds
@@ -785,101 +890,94 @@ spec::TopologyKeys()
     static const SpecTable<TopologySpec> keys = [] {
         using T = TopologySpec;
         constexpr uint64_t u32 = std::numeric_limits<uint32_t>::max();
-        const std::vector<std::string> rails = {"rail-optimized", "rail-only"};
         const std::vector<std::string> servers = KindsBut({"custom"});
-        const std::string ratio = "ratio such as \"3:1\"";
+        using Ls = LeafSpineSpec;
+        using Ft = FatTreeSpec;
+        using Ro = RailOptimizedSpec;
+        using Df = DragonflyPlusSpec;
         SpecTable<TopologySpec> k = {
             IntegerKey("gpus", &T::gpus, 2, u32, "GPU endpoints").For({"single-switch"}),
-            IntegerKey("leaves", &T::leaves, 1, u32, "leaf switches").For({"leaf-spine"}),
-            IntegerKey("spines",
-                       &T::spines,
-                       1,
-                       u32,
-                       "spine switches; rail-optimized: the shared spine tier; rail-only: spines "
-                       "per rail")
-                .For({"leaf-spine", "rail-optimized", "rail-only"}),
-            IntegerKey("gpus_per_leaf", &T::gpusPerLeaf, 1, u32, "GPUs (ports down) per leaf")
-                .For({"leaf-spine", "fat-tree", "dragonfly-plus"}),
-            IntegerKey("links_per_spine",
-                       &T::linksPerSpine,
-                       1,
-                       u32,
-                       "parallel links from each leaf to each spine")
-                .For({"leaf-spine"}),
-            IntegerKey("uplinks", &T::uplinks, 1, u32, "ports up per leaf (explicit port counts)")
-                .For({"leaf-spine"}),
-            IntegerKey("radix", &T::radix, 2, u32, "ports of every switch of the fabric")
-                .For({"leaf-spine", "fat-tree", "rail-optimized", "rail-only", "dragonfly-plus"}),
-            CustomKey<T>("oversubscription",
-                         ratio,
-                         "positive integers D:U",
+            KindCountKey("leaves", 1, "leaf switches", &Ls::leaves),
+            KindCountKey("spines",
+                         1,
+                         "spine switches; rail-optimized: the shared spine tier; rail-only: "
+                         "spines per rail",
+                         &Ls::spines,
+                         &RailSpec::spines),
+            KindCountKey("gpus_per_leaf",
+                         1,
+                         "GPUs (ports down) per leaf",
+                         &Ls::gpusPerLeaf,
+                         &Ft::gpusPerLeaf,
+                         &Df::gpusPerLeaf),
+            KindCountKey("links_per_spine",
+                         1,
+                         "parallel links from each leaf to each spine",
+                         &Ls::linksPerSpine),
+            KindCountKey("uplinks", 1, "ports up per leaf (explicit port counts)", &Ls::uplinks),
+            KindCountKey("radix",
+                         2,
+                         "ports of every switch of the fabric",
+                         &Ls::radix,
+                         &Ft::radix,
+                         &RailSpec::radix,
+                         &Df::radix),
+            KindRatioKey("oversubscription",
                          "capacity down : capacity up of one switch of the leaf (rail-switch) tier",
-                         [](const Field& f, T& t) { t.oversubscription = ReadRatio(f); })
-                .For({"leaf-spine", "fat-tree", "rail-optimized", "rail-only"}),
-            CustomKey<T>("spine_oversubscription",
-                         ratio,
-                         "positive integers D:U",
+                         &Ls::oversubscription,
+                         &Ft::oversubscription,
+                         &RailSpec::oversubscription),
+            KindRatioKey("spine_oversubscription",
                          "the same for the tier above: fat-tree spines, rail-optimized SU spines",
-                         [](const Field& f, T& t) { t.spineOversubscription = ReadRatio(f); })
-                .For({"fat-tree", "rail-optimized"}),
-            IntegerKey("pods", &T::pods, 1, u32, "pods").For({"fat-tree"}),
-            IntegerKey("leaves_per_pod",
-                       &T::leavesPerPod,
-                       1,
-                       u32,
-                       "leaf (edge) switches per pod = ports down of a spine")
-                .For({"fat-tree"}),
-            IntegerKey("spines_per_pod",
-                       &T::spinesPerPod,
-                       1,
-                       u32,
-                       "spine (aggregation) switches per pod = ports up of a leaf")
-                .For({"fat-tree"}),
-            IntegerKey("spine_uplinks", &T::spineUplinks, 1, u32, "core links per spine")
-                .For({"fat-tree", "rail-optimized"}),
-            IntegerKey("cores", &T::cores, 1, u32, "core switches")
-                .For({"fat-tree", "rail-optimized"}),
-            IntegerKey("servers_per_su",
-                       &T::serversPerSu,
-                       1,
-                       u32,
-                       "servers per scalable unit = ports down of a rail switch")
-                .For(rails),
-            IntegerKey("sus", &T::sus, 1, u32, "scalable units").For(rails),
-            IntegerKey("rail_uplinks", &T::railUplinks, 1, u32, "ports up per rail switch")
-                .For(rails),
-            IntegerKey("spines_per_su",
-                       &T::spinesPerSu,
-                       1,
-                       u32,
-                       "spines per SU under a core tier (three tiers)")
-                .For({"rail-optimized"}),
-            IntegerKey("groups", &T::groups, 2, u32, "groups").For({"dragonfly-plus"}),
-            IntegerKey("leaves_per_group", &T::leavesPerGroup, 1, u32, "leaves per group")
-                .For({"dragonfly-plus"}),
-            IntegerKey("spines_per_group",
-                       &T::spinesPerGroup,
-                       1,
-                       u32,
-                       "spines per group (every leaf one link to each)")
-                .For({"dragonfly-plus"}),
-            IntegerKey("global_links_per_spine",
-                       &T::globalLinksPerSpine,
-                       1,
-                       u32,
-                       "global links per spine, to spines of other groups")
-                .For({"dragonfly-plus"}),
+                         &Ft::spineOversubscription,
+                         &Ro::spineOversubscription),
+            KindCountKey("pods", 1, "pods", &Ft::pods),
+            KindCountKey("leaves_per_pod",
+                         1,
+                         "leaf (edge) switches per pod = ports down of a spine",
+                         &Ft::leavesPerPod),
+            KindCountKey("spines_per_pod",
+                         1,
+                         "spine (aggregation) switches per pod = ports up of a leaf",
+                         &Ft::spinesPerPod),
+            KindCountKey("spine_uplinks",
+                         1,
+                         "core links per spine",
+                         &Ft::spineUplinks,
+                         &Ro::spineUplinks),
+            KindCountKey("cores", 1, "core switches", &Ft::cores, &Ro::cores),
+            KindCountKey("servers_per_su",
+                         1,
+                         "servers per scalable unit = ports down of a rail switch",
+                         &RailSpec::serversPerSu),
+            KindCountKey("sus", 1, "scalable units", &RailSpec::sus),
+            KindCountKey("rail_uplinks", 1, "ports up per rail switch", &RailSpec::railUplinks),
+            KindCountKey("spines_per_su",
+                         1,
+                         "spines per SU under a core tier (three tiers)",
+                         &Ro::spinesPerSu),
+            KindCountKey("groups", 2, "groups", &Df::groups),
+            KindCountKey("leaves_per_group", 1, "leaves per group", &Df::leavesPerGroup),
+            KindCountKey("spines_per_group",
+                         1,
+                         "spines per group (every leaf one link to each)",
+                         &Df::spinesPerGroup),
+            KindCountKey("global_links_per_spine",
+                         1,
+                         "global links per spine, to spines of other groups",
+                         &Df::globalLinksPerSpine),
             CustomKey<T>("routing",
                          "`minimal`, `valiant` or `ugal`",
                          "",
                          "how packets between groups choose their path (minimal, Valiant, UGAL)",
                          [](const Field& f, T& t) {
-                             t.routing = ReadChoice(f, "routing", ROUTING_MODES);
-                             NS_ABORT_MSG_UNLESS(FabricRoutingHelper().SetPathChoice(t.routing),
-                                                 "routing '" << t.routing
+                             std::string& routing = t.As<Df>().routing;
+                             routing = ReadChoice(f, "routing", ROUTING_MODES);
+                             NS_ABORT_MSG_UNLESS(FabricRoutingHelper().SetPathChoice(routing),
+                                                 "routing '" << routing
                                                              << "' is not a path choice");
                          })
-                .For({"dragonfly-plus"}),
+                .For({Df::KIND}),
             IntegerKey("gpus_per_server",
                        &T::gpusPerServer,
                        1,
@@ -920,7 +1018,6 @@ spec::TopologyKeys()
                                                           ? DEFAULT_HOST_LINK_PROFILE
                                                           : std::string();
                              t.hostLink = ParseLink(&f, "host_link", dflt, t.where, f.file).profile;
-                             t.hasHostLink = true;
                          })
                 .For(KindsBut({"nvlink-domain", "custom"})),
             CustomKey<T>("nodes",
@@ -1238,26 +1335,27 @@ ParseTopology(const YAML::Node& node,
     {
         t.name = ReadName(*f);
     }
-    t.kind = ReadChoice(m.Require("kind"), "topology kind", TopologyKindNames());
+    t.SetKind(ReadChoice(m.Require("kind"), "topology kind", TopologyKindNames()));
+    const std::string kind = t.Kind();
 
     // Keys of other kinds, in file order; then the keys this kind cannot do without.
     for (const Field& f : m.Fields())
     {
         for (const auto& k : TopologyKeys())
         {
-            if (k.key == f.key && !Contains(k.kinds, t.kind))
+            if (k.key == f.key && !Contains(k.kinds, kind))
             {
-                throw SpecError(f.KeyWhere(), NotForKind(k, t.kind));
+                throw SpecError(f.KeyWhere(), NotForKind(k, kind));
             }
         }
     }
-    const std::vector<std::string> required = RequiredTopologyKeys(t.kind);
+    const std::vector<std::string> required = RequiredTopologyKeys(kind);
     for (const auto& key : required)
     {
         if (!m.Find(key))
         {
             throw SpecError(t.where,
-                            "missing required key '" + key + "' in topology (kind " + t.kind
+                            "missing required key '" + key + "' in topology (kind " + kind
                                 + " needs " + JoinList(required) + ")");
         }
     }
@@ -1273,11 +1371,11 @@ ParseTopology(const YAML::Node& node,
     }
 
     // NVLink keys that would otherwise be ignored.
-    const bool implied = Contains(NVLINK_IMPLIED_KINDS, t.kind);
+    const bool implied = Contains(NVLINK_IMPLIED_KINDS, kind);
     const Field* nvlink = m.Find("nvlink");
     if (implied && nvlink && !t.hasNvlink)
     {
-        nvlink->Fail("kind " + t.kind
+        nvlink->Fail("kind " + kind
                      + " always has an NVLink domain per server; give its profile (a mapping) "
                        "or true, not false");
     }
@@ -1288,24 +1386,28 @@ ParseTopology(const YAML::Node& node,
             throw SpecError(f->KeyWhere(),
                             "'nvlink_switches' needs 'nvlink' (an NVLink domain per server) on "
                             "kind "
-                                + t.kind);
+                                + kind);
         }
     }
-    if (nvlink && t.hasNvlink && !implied && !Contains(DEFAULT_SERVER_KINDS, t.kind)
+    if (nvlink && t.hasNvlink && !implied && !Contains(DEFAULT_SERVER_KINDS, kind)
         && !m.Find("gpus_per_server"))
     {
         throw SpecError(nvlink->KeyWhere(),
-                        "'nvlink' needs 'gpus_per_server' on kind " + t.kind
+                        "'nvlink' needs 'gpus_per_server' on kind " + kind
                             + ": the GPUs of one server share its NVLink domain");
     }
 
     // Non-minimal routing detours through a third group.
-    if (const Field* f = m.Find("routing"); f && t.routing != "minimal" && t.groups < 3)
+    if (const Field* f = m.Find("routing"))
     {
-        f->Fail(t.routing
-                + " routing detours through an intermediate group, so it needs at "
-                  "least 3 groups; the topology has "
-                + std::to_string(t.groups) + " (use routing: minimal)");
+        const DragonflyPlusSpec& dfp = t.As<DragonflyPlusSpec>();
+        if (dfp.routing != "minimal" && dfp.groups < 3)
+        {
+            f->Fail(dfp.routing
+                    + " routing detours through an intermediate group, so it needs at "
+                      "least 3 groups; the topology has "
+                    + std::to_string(dfp.groups) + " (use routing: minimal)");
+        }
     }
 
     const FabricGraph graph = BuildLocated(t, m);

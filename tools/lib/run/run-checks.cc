@@ -458,29 +458,29 @@ EstimateTopologyFloorBytes(const TopologySpec& t)
     double gpus = 0;
     try
     {
-        if (t.kind == "leaf-spine")
+        if (t.Is<LeafSpineSpec>())
         {
             const LeafSpineSizing z = ResolveLeafSpine(t);
             gpus = static_cast<double>(z.leaves) * z.gpusPerLeaf;
         }
-        else if (t.kind == "fat-tree")
+        else if (t.Is<FatTreeSpec>())
         {
             const FatTreeSizing z = ResolveFatTree(t);
             gpus = static_cast<double>(z.pods) * z.leavesPerPod * z.gpusPerLeaf;
         }
-        else if (t.kind == "rail-optimized" || t.kind == "rail-only")
+        else if (t.Is<RailOptimizedSpec>() || t.Is<RailOnlySpec>())
         {
             const RailSizing z = ResolveRail(t);
             gpus = static_cast<double>(z.gpusPerServer) * z.serversPerSu * z.sus;
         }
-        else if (t.kind == "dragonfly-plus")
+        else if (t.Is<DragonflyPlusSpec>())
         {
             const DragonflyPlusSizing z = ResolveDragonflyPlus(t);
             gpus = static_cast<double>(z.groups) * z.leavesPerGroup * z.gpusPerLeaf;
         }
-        else if (t.kind == "custom")
+        else if (t.Is<CustomSpec>())
         {
-            gpus = static_cast<double>(t.customNodes.size());
+            gpus = static_cast<double>(t.As<CustomSpec>().nodes.size());
         }
         else
         {

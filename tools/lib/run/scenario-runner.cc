@@ -879,11 +879,13 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     {
         throw SpecError(spec.where, "unknown forwarding '" + spec.forwarding + "'");
     }
-    if (!build.routing.SetPathChoice(spec.topology.routing))
+    const std::string routing = spec.topology.Is<DragonflyPlusSpec>()
+                                    ? spec.topology.As<DragonflyPlusSpec>().routing
+                                    : "minimal";
+    if (!build.routing.SetPathChoice(routing))
     {
         throw SpecError(spec.topology.where,
-                        "unknown routing '" + spec.topology.routing
-                            + "' (known: minimal, valiant, ugal)");
+                        "unknown routing '" + routing + "' (known: minimal, valiant, ugal)");
     }
     build.reliability = spec.reliability;
     build.transportAttributes = spec.transportAttributes;
@@ -908,7 +910,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     // the straggler ledger (fed by their trace sources) when attribution is on.
     FabricStatsHelper stats;
     stats.SetSampleInterval(spec.sampleInterval);
-    stats.SetCustomTopology(spec.topology.kind == "custom");
+    stats.SetCustomTopology(spec.topology.Is<CustomSpec>());
     if (AttributionOn(spec, workload))
     {
         stats.EnableStragglerLedger();

@@ -720,8 +720,7 @@ BisectionCase(const ValidationCase& c, ValidationOutcome& o)
     // its link's payload rate, split over its destinations in proportion to the bytes:
     // side A -> B carries at most sum over A's senders of rate x (their bytes that
     // cross / their bytes), and over B's receivers likewise.
-    const LinkProfile& link
-        = spec.topology.hasHostLink ? spec.topology.hostLink : spec.topology.link;
+    const LinkProfile& link = spec.topology.hostLink ? *spec.topology.hostLink : spec.topology.link;
     const double efficiency = static_cast<double>(spec.topology.link.mtu)
                               / spec.topology.link.WireBytes(spec.topology.link.mtu, false);
     const double hostGbps = link.rate.GetBitRate() / 1e9 * efficiency;

@@ -217,11 +217,11 @@ FormulaOf(const FabricGraph& graph, const TopologySpec& spec)
     const double b = static_cast<double>(spec.link.rate.GetBitRate());
     // A GPU's scale-out injection: its fabric link, or the slower of host link and NIC link.
     const double h
-        = spec.hasHostLink ? std::min(b, static_cast<double>(spec.hostLink.rate.GetBitRate())) : b;
+        = spec.hostLink ? std::min(b, static_cast<double>(spec.hostLink->rate.GetBitRate())) : b;
     const std::string hostNote
-        = spec.hasHostLink ? "B_gpu = min(host link, link) rate" : "B_gpu = B = link rate";
+        = spec.hostLink ? "B_gpu = min(host link, link) rate" : "B_gpu = B = link rate";
     f.has = true;
-    if (spec.kind == "single-switch")
+    if (spec.Is<SingleSwitchSpec>())
     {
         const uint64_t a = n / 2;
         f.bps = a * h;
@@ -230,7 +230,7 @@ FormulaOf(const FabricGraph& graph, const TopologySpec& spec)
         f.split = "first " + Str(a) + " of " + Str(n) + " GPUs";
         f.sideA = FirstGpus(n, a);
     }
-    else if (spec.kind == "leaf-spine")
+    else if (spec.Is<LeafSpineSpec>())
     {
         const LeafSpineSizing z = ResolveLeafSpine(spec);
         if (z.leaves >= 2)
@@ -251,7 +251,7 @@ FormulaOf(const FabricGraph& graph, const TopologySpec& spec)
                  + ">= 1 and L even (" + hostNote + ")";
         f.source = "FACTS.md 1.2 (oversubscription as in htsim; N B / (2 r))";
     }
-    else if (spec.kind == "fat-tree")
+    else if (spec.Is<FatTreeSpec>())
     {
         const FatTreeSizing z = ResolveFatTree(spec);
         const double leafUp = std::min(z.gpusPerLeaf * h, z.spinesPerPod * b);
@@ -286,7 +286,7 @@ FormulaOf(const FabricGraph& graph, const TopologySpec& spec)
                  + hostNote + ")";
         f.source = "Al-Fares et al., SIGCOMM 2008 (full bisection); FACTS.md 1.1, 1.2";
     }
-    else if (spec.kind == "rail-optimized" || spec.kind == "rail-only")
+    else if (spec.Is<RailOptimizedSpec>() || spec.Is<RailOnlySpec>())
     {
         const RailSizing z = ResolveRail(spec);
         const double railUp = std::min(z.serversPerSu * h, z.railUplinks * b);
@@ -335,7 +335,7 @@ FormulaOf(const FabricGraph& graph, const TopologySpec& spec)
         f.source = "FACTS.md 1.3 (DGX SuperPOD rail-optimized, 1:1 rail switches), 1.2 "
                    "(oversubscription), 1.4 (rail-only)";
     }
-    else if (spec.kind == "dragonfly-plus")
+    else if (spec.Is<DragonflyPlusSpec>())
     {
         const DragonflyPlusSizing z = ResolveDragonflyPlus(spec);
         const uint64_t a = z.groups / 2;
@@ -353,7 +353,7 @@ FormulaOf(const FabricGraph& graph, const TopologySpec& spec)
         f.source = "FACTS.md 1.5, 1.6 (Shpiner et al. 2017; derived: each group's global links "
                    "spread evenly over the other groups)";
     }
-    else if (spec.kind == "nvlink-domain")
+    else if (spec.Is<NvlinkDomainSpec>())
     {
         const NvlinkSizing nv = ResolveNvlink(spec, 0);
         const double perGpu = static_cast<double>(nv.perLink.rate.GetBitRate()) * nv.switches;
@@ -486,7 +486,7 @@ AnalyzeTopology(const FabricGraph& graph,
 
     TopologyReport r;
     r.name = spec.name;
-    r.kind = spec.kind;
+    r.kind = spec.Kind();
     r.gpus = n;
     r.nics = graph.GetNicCount();
     r.switches = graph.GetSwitchCount();
@@ -721,7 +721,7 @@ AnalyzeTopology(const FabricGraph& graph,
             bi.fullBps += inject[i];
         }
     }
-    if (spec.kind == "dragonfly-plus")
+    if (spec.Is<DragonflyPlusSpec>())
     {
         const DragonflyPlusSizing z = ResolveDragonflyPlus(spec);
         bi.missionF15Bps = static_cast<double>(z.groups) * z.spinesPerGroup * z.globalLinksPerSpine

@@ -308,53 +308,48 @@ FabricGraph::ShortestPath(uint32_t src, uint32_t dst) const
 FabricGraph
 BuildFabricGraph(const TopologySpec& spec)
 {
-    if (spec.kind == "single-switch")
+    /// The generator of each kind.
+    struct Generate
     {
-        return BuildSingleSwitchGraph(spec);
-    }
-    if (spec.kind == "leaf-spine")
-    {
-        return BuildLeafSpineGraph(spec);
-    }
-    if (spec.kind == "fat-tree")
-    {
-        return BuildFatTreeGraph(spec);
-    }
-    if (spec.kind == "rail-optimized" || spec.kind == "rail-only")
-    {
-        return BuildRailGraph(spec);
-    }
-    if (spec.kind == "dragonfly-plus")
-    {
-        return BuildDragonflyPlusGraph(spec);
-    }
-    if (spec.kind == "nvlink-domain")
-    {
-        return BuildNvlinkDomainGraph(spec);
-    }
-    if (spec.kind == "custom")
-    {
-        return BuildCustomGraph(spec);
-    }
-    std::string known;
-    for (const auto& k : TopologyKindNames())
-    {
-        known += (known.empty() ? "" : ", ") + k;
-    }
-    throw SpecError(spec.where, "unknown topology kind '" + spec.kind + "' (known: " + known + ")");
-}
+        const TopologySpec& spec; //!< the topology
 
-std::vector<std::string>
-TopologyKindNames()
-{
-    return {"single-switch",
-            "leaf-spine",
-            "fat-tree",
-            "rail-optimized",
-            "rail-only",
-            "dragonfly-plus",
-            "nvlink-domain",
-            "custom"};
+        FabricGraph operator()(const SingleSwitchSpec&) const
+        {
+            return BuildSingleSwitchGraph(spec);
+        }
+
+        FabricGraph operator()(const LeafSpineSpec&) const
+        {
+            return BuildLeafSpineGraph(spec);
+        }
+
+        FabricGraph operator()(const FatTreeSpec&) const
+        {
+            return BuildFatTreeGraph(spec);
+        }
+
+        FabricGraph operator()(const RailSpec&) const // rail-optimized and rail-only
+        {
+            return BuildRailGraph(spec);
+        }
+
+        FabricGraph operator()(const DragonflyPlusSpec&) const
+        {
+            return BuildDragonflyPlusGraph(spec);
+        }
+
+        FabricGraph operator()(const NvlinkDomainSpec&) const
+        {
+            return BuildNvlinkDomainGraph(spec);
+        }
+
+        FabricGraph operator()(const CustomSpec&) const
+        {
+            return BuildCustomGraph(spec);
+        }
+    };
+
+    return std::visit(Generate{spec}, spec.shape);
 }
 
 } // namespace ns3

@@ -257,19 +257,13 @@ class FabricGraph
 
 /**
  * \ingroup ai-fabric
- * \brief Generate the graph of a topology description (dispatch on spec.kind;
- * the generators live in fabric-topology.h).
+ * \brief Generate the graph of a topology description (dispatch on its kind,
+ * TopologySpec::shape; the generators live in fabric-topology.h).
  * \param spec the topology
  * \return the graph
  * \throws SpecError if the topology is impossible
  */
 FabricGraph BuildFabricGraph(const TopologySpec& spec);
-
-/**
- * \ingroup ai-fabric
- * \return the topology kinds BuildFabricGraph() knows
- */
-std::vector<std::string> TopologyKindNames();
 
 } // namespace ns3
 

@@ -10,6 +10,7 @@
 #include <deque>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <vector>
 
 namespace ns3
@@ -28,13 +29,6 @@ Str(uint64_t v)
     return std::to_string(v);
 }
 
-/// \param r a ratio \return true if either part is given
-bool
-IsSet(const TopologySpec::Ratio& r)
-{
-    return r.numerator != 0 || r.denominator != 0;
-}
-
 /**
  * \brief Reject a topology whose element counts are beyond MAX_ELEMENTS.
  * \param spec the topology
@@ -48,7 +42,7 @@ CheckSize(const TopologySpec& spec, uint64_t gpus, uint64_t switches, uint64_t l
     if (gpus > MAX_ELEMENTS || switches > MAX_ELEMENTS || links > MAX_ELEMENTS)
     {
         throw SpecError(spec.where,
-                        "the " + spec.kind + " topology is too large: " + Str(gpus) + " GPUs, "
+                        "the " + spec.Kind() + " topology is too large: " + Str(gpus) + " GPUs, "
                             + Str(switches) + " switches, " + Str(links) + " links (at most "
                             + Str(MAX_ELEMENTS) + " of each)");
     }
@@ -97,10 +91,10 @@ RatiosForRadix(uint32_t radix)
  * the down count, up = down (1:1).
  * \param spec the topology (for errors)
  * \param tier the tier's name in messages ("leaf", "spine", "rail switch")
- * \param radix switch ports, 0 if not given
- * \param ratio the tier's ratio, possibly unset
- * \param down the down count given, 0 if not
- * \param up the up count given, 0 if not
+ * \param radix switch ports, if given
+ * \param ratio the tier's ratio, if given
+ * \param down the down count, if given
+ * \param up the up count, if given
  * \param downKey the down count's key in messages
  * \param upKey the up count's key in messages
  * \param ratioKey the ratio's key in messages
@@ -109,10 +103,10 @@ RatiosForRadix(uint32_t radix)
 Ports
 ResolvePorts(const TopologySpec& spec,
              const std::string& tier,
-             uint32_t radix,
-             TopologySpec::Ratio ratio,
-             uint64_t down,
-             uint64_t up,
+             const std::optional<uint32_t>& radix,
+             const std::optional<OversubscriptionRatio>& ratio,
+             const std::optional<uint64_t>& down,
+             const std::optional<uint64_t>& up,
              const std::string& downKey,
              const std::string& upKey,
              const std::string& ratioKey)
@@ -120,81 +114,81 @@ ResolvePorts(const TopologySpec& spec,
     Ports p;
     uint64_t d = 0;
     uint64_t u = 0;
-    if (IsSet(ratio))
+    if (ratio)
     {
-        if (ratio.numerator == 0 || ratio.denominator == 0)
+        if (ratio->numerator == 0 || ratio->denominator == 0)
         {
             throw SpecError(spec.where,
                             ratioKey + " " + FormatRatio(ratio)
                                 + " is not a ratio of two positive integers (e.g. \"3:1\")");
         }
-        const uint32_t g = std::gcd(ratio.numerator, ratio.denominator);
-        const uint64_t num = ratio.numerator / g;
-        const uint64_t den = ratio.denominator / g;
+        const uint32_t g = std::gcd(ratio->numerator, ratio->denominator);
+        const uint64_t num = ratio->numerator / g;
+        const uint64_t den = ratio->denominator / g;
         const std::string text = Str(num) + ":" + Str(den);
-        if (radix != 0)
+        if (radix)
         {
+            const uint64_t k = *radix;
             const uint64_t sum = num + den;
-            if (radix % sum != 0)
+            if (k % sum != 0)
             {
-                const uint64_t lo = radix - radix % sum;
+                const uint64_t lo = k - k % sum;
                 std::string radixes = (lo > 0 ? Str(lo) + " or " : "") + Str(lo + sum);
-                throw SpecError(spec.where,
-                                tier + " oversubscription " + text + " needs a radix divisible by "
-                                    + Str(sum) + " (" + Str(num) + "/" + Str(sum)
-                                    + " of the ports down, " + Str(den) + "/" + Str(sum)
-                                    + " up); radix " + Str(radix) + " is not: use radix " + radixes
-                                    + ", or with radix " + Str(radix) + " one of the ratios "
-                                    + RatiosForRadix(radix) + " (any D:U with D+U dividing "
-                                    + Str(radix) + ")");
+                throw SpecError(
+                    spec.where,
+                    tier + " oversubscription " + text + " needs a radix divisible by " + Str(sum)
+                        + " (" + Str(num) + "/" + Str(sum) + " of the ports down, " + Str(den) + "/"
+                        + Str(sum) + " up); radix " + Str(k) + " is not: use radix " + radixes
+                        + ", or with radix " + Str(k) + " one of the ratios "
+                        + RatiosForRadix(*radix) + " (any D:U with D+U dividing " + Str(k) + ")");
             }
-            d = radix / sum * num;
-            u = radix / sum * den;
-            if (down != 0 && down != d)
+            d = k / sum * num;
+            u = k / sum * den;
+            if (down && *down != d)
             {
                 throw SpecError(spec.where,
-                                downKey + " " + Str(down) + " conflicts with radix " + Str(radix)
+                                downKey + " " + Str(*down) + " conflicts with radix " + Str(k)
                                     + " at " + tier + " oversubscription " + text + ", which gives "
                                     + Str(d) + " ports down");
             }
-            if (up != 0 && up != u)
+            if (up && *up != u)
             {
                 throw SpecError(spec.where,
-                                upKey + " " + Str(up) + " conflicts with radix " + Str(radix)
-                                    + " at " + tier + " oversubscription " + text + ", which gives "
-                                    + Str(u) + " ports up");
+                                upKey + " " + Str(*up) + " conflicts with radix " + Str(k) + " at "
+                                    + tier + " oversubscription " + text + ", which gives " + Str(u)
+                                    + " ports up");
             }
         }
-        else if (down != 0)
+        else if (down)
         {
-            if (down * den % num != 0)
+            if (*down * den % num != 0)
             {
                 throw SpecError(spec.where,
                                 tier + " oversubscription " + text + " with " + downKey + " "
-                                    + Str(down) + " gives " + Str(down) + " x " + Str(den) + "/"
+                                    + Str(*down) + " gives " + Str(*down) + " x " + Str(den) + "/"
                                     + Str(num) + " uplinks, not a whole number");
             }
-            d = down;
-            u = down * den / num;
-            if (up != 0 && up != u)
+            d = *down;
+            u = *down * den / num;
+            if (up && *up != u)
             {
                 throw SpecError(spec.where,
-                                upKey + " " + Str(up) + " conflicts with " + downKey + " "
-                                    + Str(down) + " at " + tier + " oversubscription " + text
+                                upKey + " " + Str(*up) + " conflicts with " + downKey + " "
+                                    + Str(*down) + " at " + tier + " oversubscription " + text
                                     + ", which gives " + Str(u));
             }
         }
-        else if (up != 0)
+        else if (up)
         {
-            if (up * num % den != 0)
+            if (*up * num % den != 0)
             {
                 throw SpecError(spec.where,
                                 tier + " oversubscription " + text + " with " + upKey + " "
-                                    + Str(up) + " gives " + Str(up) + " x " + Str(num) + "/"
+                                    + Str(*up) + " gives " + Str(*up) + " x " + Str(num) + "/"
                                     + Str(den) + " down ports, not a whole number");
             }
-            u = up;
-            d = up * num / den;
+            u = *up;
+            d = *up * num / den;
         }
         else
         {
@@ -202,42 +196,43 @@ ResolvePorts(const TopologySpec& spec,
                             tier + " oversubscription " + text + " needs the radix or " + downKey);
         }
     }
-    else if (down != 0 && up != 0)
+    else if (down && up)
     {
-        d = down;
-        u = up;
+        d = *down;
+        u = *up;
     }
-    else if (radix != 0)
+    else if (radix)
     {
-        if (down != 0 || up != 0)
+        const uint64_t k = *radix;
+        if (down || up)
         {
-            if (std::max(down, up) >= radix)
+            if (down.value_or(up.value_or(0)) >= k)
             {
                 throw SpecError(spec.where,
-                                (down != 0 ? downKey + " " + Str(down) : upKey + " " + Str(up))
-                                    + " leaves no " + tier + " port of radix " + Str(radix)
-                                    + (down != 0 ? " for uplinks" : " for downlinks"));
+                                (down ? downKey + " " + Str(*down) : upKey + " " + Str(*up))
+                                    + " leaves no " + tier + " port of radix " + Str(k)
+                                    + (down ? " for uplinks" : " for downlinks"));
             }
-            d = down != 0 ? down : radix - up;
-            u = up != 0 ? up : radix - down;
+            d = down ? *down : k - *up;
+            u = up ? *up : k - *down;
         }
         else
         {
-            if (radix % 2 != 0)
+            if (k % 2 != 0)
             {
                 throw SpecError(spec.where,
-                                "radix " + Str(radix) + " is odd: a non-blocking " + tier
+                                "radix " + Str(k) + " is odd: a non-blocking " + tier
                                     + " splits its ports in half; give an even radix, " + ratioKey
                                     + " or the port counts (" + downKey + ", " + upKey + ")");
             }
-            d = radix / 2;
-            u = radix / 2;
+            d = k / 2;
+            u = k / 2;
         }
     }
-    else if (down != 0)
+    else if (down)
     {
-        d = down;
-        u = down; // non-blocking by default
+        d = *down;
+        u = *down; // non-blocking by default
     }
     else
     {
@@ -251,11 +246,11 @@ ResolvePorts(const TopologySpec& spec,
                         "every " + tier + " needs at least 1 port down and 1 up (got " + Str(d)
                             + " down, " + Str(u) + " up)");
     }
-    if (radix != 0 && d + u > radix)
+    if (radix && d + u > *radix)
     {
         throw SpecError(spec.where,
                         "a " + tier + " uses " + Str(d) + " ports down + " + Str(u)
-                            + " up = " + Str(d + u) + ", more than the radix " + Str(radix));
+                            + " up = " + Str(d + u) + ", more than the radix " + Str(*radix));
     }
     if (d > MAX_ELEMENTS || u > MAX_ELEMENTS)
     {
@@ -314,7 +309,7 @@ AddEndpoint(FabricGraph& g,
 {
     const uint32_t gpu = g.AddGpu("gpu" + std::to_string(index));
     g.SetPlacement(gpu, place.server, place.rail, place.group);
-    if (!spec.hasHostLink)
+    if (!spec.hostLink)
     {
         return gpu;
     }
@@ -328,7 +323,7 @@ AddEndpoint(FabricGraph& g,
 uint32_t
 AddHostProfile(FabricGraph& g, const TopologySpec& spec)
 {
-    return spec.hasHostLink ? g.AddProfile(spec.hostLink) : 0;
+    return spec.hostLink ? g.AddProfile(*spec.hostLink) : 0;
 }
 
 /**
@@ -343,10 +338,10 @@ ServerPlace(const TopologySpec& spec, uint32_t index, uint32_t group)
 {
     Place p;
     p.group = group;
-    if (spec.gpusPerServer != 0)
+    if (spec.gpusPerServer)
     {
-        p.server = index / spec.gpusPerServer;
-        p.rail = index % spec.gpusPerServer;
+        p.server = index / *spec.gpusPerServer;
+        p.rail = index % *spec.gpusPerServer;
     }
     return p;
 }
@@ -366,12 +361,12 @@ CheckServers(const TopologySpec& spec, uint64_t gpus)
     {
         nv = ResolveNvlink(spec, 0);
     }
-    if (spec.gpusPerServer != 0 && gpus % spec.gpusPerServer != 0)
+    if (spec.gpusPerServer && gpus % *spec.gpusPerServer != 0)
     {
         throw SpecError(spec.where,
-                        "the " + Str(gpus) + " GPUs of the " + spec.kind
+                        "the " + Str(gpus) + " GPUs of the " + spec.Kind()
                             + " topology do not fill servers of gpus_per_server "
-                            + Str(spec.gpusPerServer) + " (" + Str(gpus % spec.gpusPerServer)
+                            + Str(*spec.gpusPerServer) + " (" + Str(gpus % *spec.gpusPerServer)
                             + " left over)");
     }
     return nv;
@@ -425,7 +420,7 @@ FinishServers(FabricGraph& g, const NvlinkSizing& nv)
 } // namespace
 
 bool
-ParseOversubscription(const std::string& text, TopologySpec::Ratio& ratio)
+ParseOversubscription(const std::string& text, OversubscriptionRatio& ratio)
 {
     auto parse = [](const std::string& s, uint32_t& v) {
         std::size_t b = s.find_first_not_of(" \t");
@@ -471,13 +466,13 @@ ParseOversubscription(const std::string& text, TopologySpec::Ratio& ratio)
 }
 
 std::string
-FormatRatio(const TopologySpec::Ratio& ratio)
+FormatRatio(const std::optional<OversubscriptionRatio>& ratio)
 {
-    if (!IsSet(ratio))
+    if (!ratio)
     {
         return "unset";
     }
-    return Str(ratio.numerator) + ":" + Str(ratio.denominator);
+    return Str(ratio->numerator) + ":" + Str(ratio->denominator);
 }
 
 uint64_t
@@ -503,27 +498,30 @@ RailSizing::Cores() const
 LeafSpineSizing
 ResolveLeafSpine(const TopologySpec& spec)
 {
-    if (spec.linksPerSpine < 1)
+    const LeafSpineSpec& ls = spec.As<LeafSpineSpec>();
+    if (ls.linksPerSpine < 1)
     {
         throw SpecError(spec.where, "a leaf-spine topology needs at least 1 link per spine");
     }
-    const uint64_t lps = spec.linksPerSpine;
-    if (spec.uplinks != 0 && spec.spines != 0 && spec.uplinks != spec.spines * lps)
+    const uint64_t lps = ls.linksPerSpine;
+    if (ls.uplinks && ls.spines && *ls.uplinks != *ls.spines * lps)
     {
         throw SpecError(spec.where,
-                        "uplinks " + Str(spec.uplinks) + " per leaf conflicts with spines "
-                            + Str(spec.spines) + " x links_per_spine " + Str(lps) + " = "
-                            + Str(spec.spines * lps));
+                        "uplinks " + Str(*ls.uplinks) + " per leaf conflicts with spines "
+                            + Str(*ls.spines) + " x links_per_spine " + Str(lps) + " = "
+                            + Str(*ls.spines * lps));
     }
-    const uint64_t upGiven = spec.uplinks != 0 ? spec.uplinks : spec.spines * lps;
+    const std::optional<uint64_t> upGiven = ls.uplinks || !ls.spines
+                                                ? std::optional<uint64_t>(ls.uplinks)
+                                                : std::optional<uint64_t>(*ls.spines * lps);
     const Ports p = ResolvePorts(spec,
                                  "leaf",
-                                 spec.radix,
-                                 spec.oversubscription,
-                                 spec.gpusPerLeaf,
+                                 ls.radix,
+                                 ls.oversubscription,
+                                 ls.gpusPerLeaf,
                                  upGiven,
                                  "gpus_per_leaf",
-                                 spec.uplinks != 0 ? "uplinks" : "spines x links_per_spine",
+                                 ls.uplinks ? "uplinks" : "spines x links_per_spine",
                                  "oversubscription");
     if (p.up % lps != 0)
     {
@@ -535,15 +533,15 @@ ResolveLeafSpine(const TopologySpec& spec)
     LeafSpineSizing z;
     z.gpusPerLeaf = p.down;
     z.uplinks = p.up;
-    z.linksPerSpine = spec.linksPerSpine;
+    z.linksPerSpine = ls.linksPerSpine;
     z.spines = U32(p.up / lps);
-    if (spec.leaves != 0)
+    if (ls.leaves)
     {
-        z.leaves = spec.leaves;
+        z.leaves = *ls.leaves;
     }
-    else if (spec.radix != 0)
+    else if (ls.radix)
     {
-        z.leaves = U32(spec.radix / lps); // every spine port used
+        z.leaves = U32(*ls.radix / lps); // every spine port used
     }
     else
     {
@@ -555,12 +553,12 @@ ResolveLeafSpine(const TopologySpec& spec)
     {
         throw SpecError(spec.where, "a leaf-spine topology needs at least 1 leaf");
     }
-    if (spec.radix != 0 && z.leaves * lps > spec.radix)
+    if (ls.radix && z.leaves * lps > *ls.radix)
     {
         throw SpecError(spec.where,
                         "every spine has leaves " + Str(z.leaves) + " x links_per_spine " + Str(lps)
                             + " = " + Str(z.leaves * lps) + " ports, more than the radix "
-                            + Str(spec.radix));
+                            + Str(*ls.radix));
     }
     const uint64_t gpus = static_cast<uint64_t>(z.leaves) * z.gpusPerLeaf;
     if (gpus < 2)
@@ -642,21 +640,22 @@ BuildLeafSpineGraph(const TopologySpec& spec)
 FatTreeSizing
 ResolveFatTree(const TopologySpec& spec)
 {
+    const FatTreeSpec& ft = spec.As<FatTreeSpec>();
     const Ports leaf = ResolvePorts(spec,
                                     "leaf",
-                                    spec.radix,
-                                    spec.oversubscription,
-                                    spec.gpusPerLeaf,
-                                    spec.spinesPerPod,
+                                    ft.radix,
+                                    ft.oversubscription,
+                                    ft.gpusPerLeaf,
+                                    ft.spinesPerPod,
                                     "gpus_per_leaf",
                                     "spines_per_pod",
                                     "oversubscription");
     const Ports spine = ResolvePorts(spec,
                                      "spine",
-                                     spec.radix,
-                                     spec.spineOversubscription,
-                                     spec.leavesPerPod,
-                                     spec.spineUplinks,
+                                     ft.radix,
+                                     ft.spineOversubscription,
+                                     ft.leavesPerPod,
+                                     ft.spineUplinks,
                                      "leaves_per_pod",
                                      "spine_uplinks",
                                      "spine_oversubscription");
@@ -665,29 +664,29 @@ ResolveFatTree(const TopologySpec& spec)
     z.spinesPerPod = leaf.up;
     z.leavesPerPod = spine.down;
     z.spineUplinks = spine.up;
-    if (spec.pods != 0)
+    if (ft.pods)
     {
-        z.pods = spec.pods;
+        z.pods = *ft.pods;
     }
-    else if (spec.radix != 0)
+    else if (ft.radix)
     {
-        z.pods = spec.radix; // Al-Fares: every core port into a different pod
+        z.pods = *ft.radix; // Al-Fares: every core port into a different pod
     }
     else
     {
         throw SpecError(spec.where, "a fat-tree needs 'pods', or the radix k (k pods)");
     }
-    if (spec.radix != 0 && z.pods > spec.radix)
+    if (ft.radix && z.pods > *ft.radix)
     {
         throw SpecError(spec.where,
-                        "pods " + Str(z.pods) + " exceed the radix " + Str(spec.radix)
+                        "pods " + Str(z.pods) + " exceed the radix " + Str(*ft.radix)
                             + ": every core switch has one link into each pod");
     }
     const uint64_t cores = static_cast<uint64_t>(z.spinesPerPod) * z.spineUplinks;
-    if (spec.cores != 0 && spec.cores != cores)
+    if (ft.cores && *ft.cores != cores)
     {
         throw SpecError(spec.where,
-                        "cores " + Str(spec.cores) + " conflicts with spines_per_pod "
+                        "cores " + Str(*ft.cores) + " conflicts with spines_per_pod "
                             + Str(z.spinesPerPod) + " x spine_uplinks " + Str(z.spineUplinks)
                             + " = " + Str(cores) + " (every core has one link into each pod)");
     }
@@ -762,28 +761,27 @@ BuildFatTreeGraph(const TopologySpec& spec)
 RailSizing
 ResolveRail(const TopologySpec& spec)
 {
+    // The SU-spine tier (three tiers) is rail-optimized's alone: rail-only has none given.
+    static const RailOptimizedSpec noSuSpines;
+    const RailOptimizedSpec* three = std::get_if<RailOptimizedSpec>(&spec.shape);
+    const RailSpec& r = three ? static_cast<const RailSpec&>(*three) : spec.As<RailOnlySpec>();
+    const RailOptimizedSpec& su = three ? *three : noSuSpines;
     RailSizing z;
-    z.railOnly = spec.kind == "rail-only";
+    z.railOnly = !three;
     z.nvlink = z.railOnly || spec.hasNvlink;
-    z.gpusPerServer = spec.gpusPerServer != 0 ? spec.gpusPerServer : 8;
-    z.sus = spec.sus != 0 ? spec.sus : 1;
-    if (spec.spines != 0 && spec.spinesPerSu != 0)
+    z.gpusPerServer = spec.gpusPerServer.value_or(8);
+    z.sus = r.sus.value_or(1);
+    if (r.spines && su.spinesPerSu)
     {
         throw SpecError(spec.where,
                         "spines (one spine tier shared by the SUs) and spines_per_su (SU spines "
                         "under a core tier) exclude each other");
     }
-    if (spec.spinesPerSu != 0 && z.railOnly)
-    {
-        throw SpecError(spec.where,
-                        "spines_per_su applies to rail-optimized only: a rail-only fabric has "
-                        "per-rail spines ('spines')");
-    }
-    if (spec.cores != 0 && spec.spinesPerSu == 0)
+    if (su.cores && !su.spinesPerSu)
     {
         throw SpecError(spec.where, "cores needs spines_per_su (a core tier above SU spines)");
     }
-    if ((spec.spineUplinks != 0 || IsSet(spec.spineOversubscription)) && spec.spinesPerSu == 0)
+    if ((su.spineUplinks || su.spineOversubscription) && !su.spinesPerSu)
     {
         throw SpecError(spec.where,
                         "spine_uplinks and spine_oversubscription need spines_per_su (a core tier "
@@ -792,14 +790,14 @@ ResolveRail(const TopologySpec& spec)
     const bool spineTier = !(z.railOnly && z.sus == 1);
     if (!spineTier)
     {
-        if (spec.railUplinks != 0 || spec.spines != 0 || IsSet(spec.oversubscription))
+        if (r.railUplinks || r.spines || r.oversubscription)
         {
             throw SpecError(spec.where,
                             "a rail-only fabric of one SU has no spine tier (each rail is one "
                             "switch): rail_uplinks, spines and oversubscription do not apply");
         }
-        z.serversPerSu = spec.serversPerSu != 0 ? spec.serversPerSu : 32;
-        z.radix = spec.radix != 0 ? spec.radix : z.serversPerSu;
+        z.serversPerSu = r.serversPerSu.value_or(32);
+        z.radix = r.radix.value_or(z.serversPerSu);
         if (z.serversPerSu > z.radix)
         {
             throw SpecError(spec.where,
@@ -810,38 +808,37 @@ ResolveRail(const TopologySpec& spec)
     else
     {
         // Rail switch: one port down per server of the SU, railUplinks up.
-        uint64_t down = spec.serversPerSu;
-        if (down == 0 && !(spec.radix != 0 && IsSet(spec.oversubscription)))
-        {
-            down = 32; // DGX SuperPOD SU (FACTS.md 1.3)
-        }
+        // Not given: 32 (a DGX SuperPOD SU, FACTS.md 1.3), unless the radix and ratio size it.
+        const std::optional<uint64_t> down = r.serversPerSu || (r.radix && r.oversubscription)
+                                                 ? std::optional<uint64_t>(r.serversPerSu)
+                                                 : std::optional<uint64_t>(32);
         const Ports p = ResolvePorts(spec,
                                      "rail switch",
-                                     spec.radix,
-                                     spec.oversubscription,
+                                     r.radix,
+                                     r.oversubscription,
                                      down,
-                                     spec.railUplinks,
+                                     r.railUplinks,
                                      "servers_per_su",
                                      "rail_uplinks",
                                      "oversubscription");
         z.serversPerSu = p.down;
         z.railUplinks = p.up;
-        z.radix = spec.radix != 0 ? spec.radix : p.down + p.up;
+        z.radix = r.radix.value_or(p.down + p.up);
         const uint64_t lower = z.railOnly ? z.sus : z.RailSwitches();
-        if (z.railOnly || spec.spinesPerSu == 0)
+        if (!su.spinesPerSu)
         {
             const std::string what = z.railOnly ? "the " + Str(lower) + " rail switches of a rail"
                                                 : "the " + Str(lower) + " rail switches";
-            if (spec.spines != 0)
+            if (r.spines)
             {
-                if (z.railUplinks % spec.spines != 0)
+                if (z.railUplinks % *r.spines != 0)
                 {
                     throw SpecError(spec.where,
                                     "rail_uplinks " + Str(z.railUplinks)
-                                        + " cannot be spread evenly over spines " + Str(spec.spines)
+                                        + " cannot be spread evenly over spines " + Str(*r.spines)
                                         + ": spines must divide the uplinks of every rail switch");
                 }
-                z.spines = spec.spines;
+                z.spines = *r.spines;
             }
             else
             {
@@ -872,7 +869,7 @@ ResolveRail(const TopologySpec& spec)
         }
         else
         {
-            z.spinesPerSu = spec.spinesPerSu;
+            z.spinesPerSu = *su.spinesPerSu;
             if (z.railUplinks % z.spinesPerSu != 0)
             {
                 throw SpecError(spec.where,
@@ -885,23 +882,23 @@ ResolveRail(const TopologySpec& spec)
             const Ports sp = ResolvePorts(spec,
                                           "SU spine",
                                           z.radix,
-                                          spec.spineOversubscription,
+                                          su.spineOversubscription,
                                           spineDown,
-                                          spec.spineUplinks,
+                                          su.spineUplinks,
                                           "gpus_per_server x rail_uplinks / spines_per_su",
                                           "spine_uplinks",
                                           "spine_oversubscription");
             z.spineUplinks = sp.up;
-            if (spec.cores != 0)
+            if (su.cores)
             {
-                if (spec.cores % z.spinesPerSu != 0)
+                if (*su.cores % z.spinesPerSu != 0)
                 {
                     throw SpecError(
                         spec.where,
-                        "cores " + Str(spec.cores) + " must be a multiple of spines_per_su "
+                        "cores " + Str(*su.cores) + " must be a multiple of spines_per_su "
                             + Str(z.spinesPerSu) + " (one core group per SU spine index)");
                 }
-                z.coresPerGroup = spec.cores / z.spinesPerSu;
+                z.coresPerGroup = *su.cores / z.spinesPerSu;
                 if (z.spineUplinks % z.coresPerGroup != 0)
                 {
                     throw SpecError(spec.where,
@@ -935,7 +932,7 @@ ResolveRail(const TopologySpec& spec)
     if (gpus < 2)
     {
         throw SpecError(spec.where,
-                        "a " + spec.kind
+                        "a " + spec.Kind()
                             + " fabric needs at least 2 GPUs (gpus_per_server x "
                               "servers_per_su x sus = "
                             + Str(gpus) + ")");
@@ -1079,12 +1076,13 @@ BuildRailGraph(const TopologySpec& spec)
 DragonflyPlusSizing
 ResolveDragonflyPlus(const TopologySpec& spec)
 {
+    const DragonflyPlusSpec& dfp = spec.As<DragonflyPlusSpec>();
     DragonflyPlusSizing z;
-    z.groups = spec.groups;
-    z.leavesPerGroup = spec.leavesPerGroup;
-    z.spinesPerGroup = spec.spinesPerGroup;
-    z.gpusPerLeaf = spec.gpusPerLeaf;
-    z.globalLinksPerSpine = spec.globalLinksPerSpine;
+    z.groups = dfp.groups;
+    z.leavesPerGroup = dfp.leavesPerGroup;
+    z.spinesPerGroup = dfp.spinesPerGroup;
+    z.gpusPerLeaf = dfp.gpusPerLeaf;
+    z.globalLinksPerSpine = dfp.globalLinksPerSpine;
     if (z.groups < 2 || z.leavesPerGroup < 1 || z.spinesPerGroup < 1 || z.gpusPerLeaf < 1
         || z.globalLinksPerSpine < 1)
     {
@@ -1125,21 +1123,22 @@ ResolveDragonflyPlus(const TopologySpec& spec)
                 + " (1 + a divisor of " + Str(global) + ")");
     }
     z.linksPerGroupPair = U32(global / others);
-    if (spec.radix != 0)
+    if (dfp.radix)
     {
-        if (static_cast<uint64_t>(z.gpusPerLeaf) + z.spinesPerGroup > spec.radix)
+        const uint64_t radix = *dfp.radix;
+        if (static_cast<uint64_t>(z.gpusPerLeaf) + z.spinesPerGroup > radix)
         {
             throw SpecError(spec.where,
                             "a leaf uses gpus_per_leaf " + Str(z.gpusPerLeaf)
                                 + " + spines_per_group " + Str(z.spinesPerGroup)
-                                + " ports, more than the radix " + Str(spec.radix));
+                                + " ports, more than the radix " + Str(radix));
         }
-        if (static_cast<uint64_t>(z.leavesPerGroup) + z.globalLinksPerSpine > spec.radix)
+        if (static_cast<uint64_t>(z.leavesPerGroup) + z.globalLinksPerSpine > radix)
         {
             throw SpecError(spec.where,
                             "a spine uses leaves_per_group " + Str(z.leavesPerGroup)
                                 + " + global_links_per_spine " + Str(z.globalLinksPerSpine)
-                                + " ports, more than the radix " + Str(spec.radix));
+                                + " ports, more than the radix " + Str(radix));
         }
     }
     const uint64_t leaves = static_cast<uint64_t>(z.groups) * z.leavesPerGroup;
@@ -1217,9 +1216,9 @@ BuildDragonflyPlusGraph(const TopologySpec& spec)
 LinkProfile
 NvlinkProfileOf(const TopologySpec& spec)
 {
-    if (spec.nvlinkProfile.rate.GetBitRate() != 0)
+    if (spec.nvlinkProfile)
     {
-        return spec.nvlinkProfile;
+        return *spec.nvlinkProfile;
     }
     if (const LinkProfile* p = FindLinkProfile("nvlink4"))
     {
@@ -1241,7 +1240,7 @@ NvlinkSizing
 ResolveNvlink(const TopologySpec& spec, uint32_t defaultGpusPerServer)
 {
     NvlinkSizing nv;
-    nv.gpusPerServer = spec.gpusPerServer != 0 ? spec.gpusPerServer : defaultGpusPerServer;
+    nv.gpusPerServer = spec.gpusPerServer.value_or(defaultGpusPerServer);
     if (nv.gpusPerServer == 0)
     {
         throw SpecError(spec.where,
@@ -1274,7 +1273,7 @@ ResolveNvlink(const TopologySpec& spec, uint32_t defaultGpusPerServer)
 FabricGraph
 BuildNvlinkDomainGraph(const TopologySpec& spec)
 {
-    if (spec.hasHostLink)
+    if (spec.hostLink)
     {
         throw SpecError(
             spec.where,
@@ -1305,15 +1304,16 @@ BuildCustomGraph(const TopologySpec& spec)
                         "a custom topology lists its NVLink switches and links itself: nvlink "
                         "does not apply");
     }
-    if (spec.customNodes.empty())
+    const CustomSpec& custom = spec.As<CustomSpec>();
+    if (custom.nodes.empty())
     {
         throw SpecError(spec.where, "a custom topology needs nodes");
     }
-    CheckSize(spec, spec.customNodes.size(), spec.customNodes.size(), spec.customLinks.size());
+    CheckSize(spec, custom.nodes.size(), custom.nodes.size(), custom.links.size());
     FabricGraph g;
     const uint32_t fabricProfile = g.AddProfile(spec.link);
     std::map<std::string, uint32_t> byName;
-    for (const auto& n : spec.customNodes)
+    for (const auto& n : custom.nodes)
     {
         if (n.name.empty())
         {
@@ -1322,7 +1322,7 @@ BuildCustomGraph(const TopologySpec& spec)
         const auto it = byName.find(n.name);
         if (it != byName.end())
         {
-            const SpecLocation& first = spec.customNodes[it->second].where;
+            const SpecLocation& first = custom.nodes[it->second].where;
             throw SpecError(n.where,
                             "duplicate node name '" + n.name + "' (first defined at "
                                 + first.ToString() + ")");
@@ -1355,7 +1355,7 @@ BuildCustomGraph(const TopologySpec& spec)
                             + ")");
     }
     const auto& nodes = g.GetNodes();
-    for (const auto& l : spec.customLinks)
+    for (const auto& l : custom.links)
     {
         const auto a = byName.find(l.a);
         const auto b = byName.find(l.b);
@@ -1370,14 +1370,14 @@ BuildCustomGraph(const TopologySpec& spec)
             throw SpecError(l.where, "link " + l.a + " - " + l.b + " connects a node to itself");
         }
         uint32_t profile = fabricProfile;
-        const LinkProfile& p = l.hasProfile ? l.profile : spec.link;
+        const LinkProfile& p = l.profile ? *l.profile : spec.link;
         if (p.rate.GetBitRate() == 0)
         {
             throw SpecError(l.where, "link " + l.a + " - " + l.b + " has no data rate");
         }
-        if (l.hasProfile)
+        if (l.profile)
         {
-            profile = g.AddProfile(l.profile);
+            profile = g.AddProfile(*l.profile);
         }
         const auto kindA = nodes[a->second].kind;
         const auto kindB = nodes[b->second].kind;
@@ -1417,7 +1417,7 @@ BuildCustomGraph(const TopologySpec& spec)
     {
         if (!seen[n])
         {
-            throw SpecError(spec.customNodes[n].where,
+            throw SpecError(custom.nodes[n].where,
                             "the custom topology is disconnected: node '" + nodes[n].name
                                 + "' cannot be reached from '" + nodes[0].name + "'");
         }

@@ -9,15 +9,17 @@
 #include "ns3/topology-spec.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 /**
  * \file
  * \ingroup ai-fabric
- * The topology generators behind BuildFabricGraph(), and the sizing each one
- * resolves from a TopologySpec (what the user gave, with every derived count
- * filled in). The analyzer prices the closed-form bisection formulas on the
- * same sizing, so the formula and the graph never describe different fabrics.
+ * The topology generators behind BuildFabricGraph(), one per kind of
+ * TopologyShape, and the sizing each one resolves from a TopologySpec (what the
+ * user gave, with every count not given derived or defaulted). The analyzer prices the closed-form
+ * bisection formulas on the same sizing, so the formula and the graph never describe different
+ * fabrics.
  *
  * Every Resolve*() and Build*Graph() validates its input and throws SpecError
  * at spec.where naming what is wrong. Generators are linear in the number of
@@ -34,14 +36,14 @@ namespace ns3
  * \param ratio set on success, reduced to lowest terms ("6:2" -> 3:1)
  * \return true if the text is a valid ratio
  */
-bool ParseOversubscription(const std::string& text, TopologySpec::Ratio& ratio);
+bool ParseOversubscription(const std::string& text, OversubscriptionRatio& ratio);
 
 /**
  * \ingroup ai-fabric
- * \param ratio a ratio
+ * \param ratio a ratio, if given
  * \return "D:U", or "unset" if the ratio is not given
  */
-std::string FormatRatio(const TopologySpec::Ratio& ratio);
+std::string FormatRatio(const std::optional<OversubscriptionRatio>& ratio);
 
 /**
  * \ingroup ai-fabric
@@ -59,11 +61,11 @@ struct LeafSpineSizing
 
 /**
  * \ingroup ai-fabric
- * \brief Size a leaf-spine: (1) `leaves`, `spines`, `gpusPerLeaf`, `linksPerSpine` as
- * given; (2) `radix` + `oversubscription` D:U: down = k D/(D+U), up = k U/(D+U), leaves
- * default to radix / linksPerSpine (every spine port used); (3) explicit port counts
- * `gpusPerLeaf` + `uplinks`, spines = uplinks / linksPerSpine.
- * \param spec the topology
+ * \brief Size a leaf-spine (LeafSpineSpec): (1) `leaves`, `spines`, `gpusPerLeaf`,
+ * `linksPerSpine` as given; (2) `radix` + `oversubscription` D:U: down = k D/(D+U), up =
+ * k U/(D+U), leaves default to radix / linksPerSpine (every spine port used); (3) explicit
+ * port counts `gpusPerLeaf` + `uplinks`, spines = uplinks / linksPerSpine.
+ * \param spec the topology, of kind leaf-spine
  * \return the sizing
  */
 LeafSpineSizing ResolveLeafSpine(const TopologySpec& spec);
@@ -90,10 +92,11 @@ struct FatTreeSizing
 
 /**
  * \ingroup ai-fabric
- * \brief Size a fat-tree from `radix` and the per-tier ratios (`oversubscription` at
- * the leaves, `spineOversubscription` at the spines; 1:1 if unset), or from explicit
- * counts (`gpusPerLeaf`, `spinesPerPod`, `leavesPerPod`, `spineUplinks`, `pods`).
- * \param spec the topology
+ * \brief Size a fat-tree (FatTreeSpec) from `radix` and the per-tier ratios
+ * (`oversubscription` at the leaves, `spineOversubscription` at the spines; 1:1 if not
+ * given), or from explicit counts (`gpusPerLeaf`, `spinesPerPod`, `leavesPerPod`,
+ * `spineUplinks`, `pods`).
+ * \param spec the topology, of kind fat-tree
  * \return the sizing
  */
 FatTreeSizing ResolveFatTree(const TopologySpec& spec);
@@ -104,9 +107,9 @@ FatTreeSizing ResolveFatTree(const TopologySpec& spec);
  * of `serversPerSu` servers of `gpusPerServer` GPUs, one NIC per GPU; NIC g of every
  * server of an SU on rail switch g of that SU.
  *
- * rail-optimized, shared spine tier (spinesPerSu = 0, the DGX H100 RA for up to 4 SUs):
+ * rail-optimized, shared spine tier (no spinesPerSu, the DGX H100 RA for up to 4 SUs):
  * every rail switch of every SU spreads its `railUplinks` evenly over all `spines`
- * spines (linksPerSpine each). With SU spines (spinesPerSu > 0, the B200 RA from 16
+ * spines (linksPerSpine each). With SU spines (spinesPerSu given, the B200 RA from 16
  * SUs): each rail switch spreads its uplinks over its SU's spines; cores form
  * spinesPerSu groups of coresPerGroup; spine q of every SU spreads its
  * `spineUplinks` over the cores of group q (linksPerCore each).
@@ -140,7 +143,7 @@ struct RailSizing
 
 /**
  * \ingroup ai-fabric
- * \brief Size a rail-optimized (spec.kind "rail-optimized") or rail-only fabric.
+ * \brief Size a rail-optimized (RailOptimizedSpec) or rail-only (RailOnlySpec) fabric.
  * Defaults: 8 GPUs per server, 32 servers per SU, 1 SU, railUplinks = serversPerSu
  * (1:1) or from `oversubscription`, spines = the fewest that divide railUplinks and
  * fit the radix (the radix defaults to the rail switch's serversPerSu + railUplinks).
@@ -196,7 +199,7 @@ struct NvlinkSizing
 
 /**
  * \ingroup ai-fabric
- * \brief The NVLink profile of a topology: spec.nvlinkProfile if it has a rate, else
+ * \brief The NVLink profile of a topology: spec.nvlinkProfile if given, else
  * the preset "nvlink4" (DGX H100), else (no such preset) the fabric link's profile
  * with technology "nvlink" and rate 3600 Gb/s (H100: 18 x 25 GB/s per direction,
  * FACTS.md 1.7).
@@ -208,7 +211,8 @@ LinkProfile NvlinkProfileOf(const TopologySpec& spec);
 /**
  * \ingroup ai-fabric
  * \param spec the topology
- * \param defaultGpusPerServer GPUs per server when spec.gpusPerServer is 0 (0 = required)
+ * \param defaultGpusPerServer GPUs per server when spec.gpusPerServer is not given (0 =
+ * required)
  * \return the NVLink domain sizing
  */
 NvlinkSizing ResolveNvlink(const TopologySpec& spec, uint32_t defaultGpusPerServer);
@@ -264,7 +268,7 @@ FabricGraph BuildNvlinkDomainGraph(const TopologySpec& spec);
 
 /**
  * \ingroup ai-fabric
- * \brief kind "custom": spec.customNodes and spec.customLinks as listed. Rejects
+ * \brief kind "custom": the nodes and links of CustomSpec as listed. Rejects
  * duplicate names, unknown kinds, links to unknown nodes, self-links, fewer than 2
  * GPUs and a disconnected graph (naming a node that is cut off). A link's kind is
  * NVLINK if its profile's technology is "nvlink" and one end is a GPU, HOST if
