@@ -97,48 +97,7 @@ NvlinkDomain()
 
 } // namespace
 
-TEST(IdealFct, IsolatedMessageTakesItsIdealTimeOnIbRoceAndNvlinkPaths)
-{
-    struct Case
-    {
-        std::string what;
-        TopologySpec topo;
-        uint32_t dst;
-    };
-
-    TopologySpec host = SingleSwitch("ib-ndr", 2);
-    host.hasHostLink = true;
-    host.hostLink = *FindLinkProfile("pcie-gen5");
-    const std::vector<Case> cases = {
-        {"ib-ndr single switch", SingleSwitch("ib-ndr", 2), 1},
-        {"ib-ndr with PCIe host links", host, 1},
-        {"roce-400g leaf-spine, across the spine", LeafSpine("roce-400g"), 3},
-        {"ib-ndr leaf-spine, across the spine", LeafSpine("ib-ndr"), 3},
-        {"nvlink4 domain", NvlinkDomain(), 5},
-    };
-    for (const Case& c : cases)
-    {
-        for (const uint64_t bytes : {100ull, 4096ull, 4097ull, 1000000ull, 8388608ull})
-        {
-            const RunResults r = RunScenario(OneMessage(c.topo, 0, c.dst, bytes), RunOptions{});
-            ASSERT_TRUE(r.complete) << c.what;
-            ASSERT_EQ(r.flows.size(), 1u) << c.what;
-            const FlowRecord& f = r.flows[0];
-            EXPECT_GT(f.idealS, 0) << c.what;
-            // within 0.01 % (and 10 ps): the engine serializes in whole picoseconds
-            EXPECT_NEAR(f.FctS(), f.idealS, std::max(10e-12, 1e-4 * f.idealS))
-                << c.what << ", " << bytes << " B";
-            EXPECT_NEAR(f.Slowdown(), 1.0, 1e-4) << c.what << ", " << bytes << " B";
-            EXPECT_NEAR(r.slowdown.max, f.Slowdown(), 1e-12);
-            std::printf("%-40s %8llu B: fct %.3f ns ideal %.3f ns slowdown %.6f\n",
-                        c.what.c_str(),
-                        static_cast<unsigned long long>(bytes),
-                        f.FctS() * 1e9,
-                        f.idealS * 1e9,
-                        f.Slowdown());
-        }
-    }
-}
+// The ideal FCT of an isolated message: the ns-3 TestSuite ai-fabric-analysis (IdealFctTestCase).
 
 TEST(TailStats, PercentilesAndStragglerOnKnownInputsAreExact)
 {
