@@ -407,10 +407,10 @@ class CollectiveAlgorithmTestCase : public TestCase
             ++formulasChecked;
         }
         NS_TEST_EXPECT_MSG_GT(bytesChecked, 20U, m_name + ": groups checked");
-        NS_TEST_EXPECT_MSG_EQ((formulasChecked > 0),
-                              (algo->FormulaId("all-reduce") != "")
-                                  || (algo->FormulaId("all-to-all") != ""),
-                              m_name + ": formulas checked");
+        NS_TEST_EXPECT_MSG_EQ(
+            (formulasChecked > 0),
+            ((algo->FormulaId("all-reduce") != "") || (algo->FormulaId("all-to-all") != "")),
+            m_name + ": formulas checked");
 
         // Capabilities agree with Validate().
         WorkloadGroup g;
@@ -437,7 +437,7 @@ class CollectiveAlgorithmTestCase : public TestCase
             // 6 ranks, no ranks per node
             const std::string problem = algo->Validate(g);
             NS_TEST_EXPECT_MSG_EQ(problem.empty(),
-                                  !caps.powerOfTwoRanks && !caps.needsRanksPerNode,
+                                  (!caps.powerOfTwoRanks && !caps.needsRanksPerNode),
                                   m_name + " on 6 ranks without ranks per node: " + problem);
             WorkloadGroup node = g;
             node.ranks = {0, 1, 2, 3};

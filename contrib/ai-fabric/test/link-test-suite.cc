@@ -224,7 +224,7 @@ class StreamSerializationTestCase : public TestCase
         // The NIC was busy exactly wire * 8 / rate, to the picosecond.
         NS_TEST_EXPECT_MSG_EQ_TOL(f.devicesA[0]->GetStats().busyTime.GetSeconds(),
                                   wire * 8 / 3600e9,
-                                  (Time::GetResolution() == Time::PS) ? 1e-12 : 1001e-9,
+                                  ((Time::GetResolution() == Time::PS) ? 1e-12 : 1001e-9),
                                   "busy time");
         Simulator::Destroy();
     }
