@@ -4,8 +4,8 @@
 /**
  * \file
  * \ingroup ai-fabric-tests
- * GoogleTest cases for the JSON writer, the sample statistics and the results
- * writers (summary.json, flows.csv, the human table).
+ * GoogleTest cases for the JSON writer and the results writers (summary.json, flows.csv,
+ * the human table). (The sample statistics they print: the ns-3 TestSuite ai-fabric-stats.)
  */
 #include "output/json-writer.h"
 #include "output/results-writer.h"
@@ -182,129 +182,8 @@ class ResultsWriterFileTest : public ::testing::Test
     std::filesystem::path m_dir; //!< the temporary directory
 };
 
-// ---------------------------------------------------------------------------
-// Percentile and Summarize
-
-TEST(FabricStats, PercentileOfOneToHundred)
-{
-    std::vector<double> x(100);
-    std::iota(x.begin(), x.end(), 1.0);
-    // h = 99 p / 100; x[k] + (h - k)(x[k+1] - x[k]) with x[k] = k + 1, so P = 1 + h.
-    EXPECT_DOUBLE_EQ(Percentile(x, 0), 1.0);
-    EXPECT_DOUBLE_EQ(Percentile(x, 25), 25.75);
-    EXPECT_DOUBLE_EQ(Percentile(x, 50), 50.5);
-    EXPECT_DOUBLE_EQ(Percentile(x, 90), 90.1);
-    EXPECT_DOUBLE_EQ(Percentile(x, 99), 99.01);
-    EXPECT_DOUBLE_EQ(Percentile(x, 99.9), 99.901);
-    EXPECT_DOUBLE_EQ(Percentile(x, 100), 100.0);
-}
-
-TEST(FabricStats, PercentileSmallInputs)
-{
-    // single sample: every percentile is that sample
-    for (double p : {0.0, 1.0, 50.0, 99.9, 100.0})
-    {
-        EXPECT_EQ(Percentile({42.5}, p), 42.5);
-    }
-    // two samples: straight line between them
-    EXPECT_EQ(Percentile({10, 20}, 0), 10.0);
-    EXPECT_EQ(Percentile({10, 20}, 50), 15.0);
-    EXPECT_EQ(Percentile({10, 20}, 90), 19.0);
-    EXPECT_EQ(Percentile({10, 20}, 100), 20.0);
-    // empty input: 0 by definition
-    EXPECT_EQ(Percentile({}, 50), 0.0);
-}
-
-TEST(FabricStats, PercentileUnsortedAndNan)
-{
-    // sorted: 1 2 3 4 5; numpy.percentile([5,1,4,2,3], 30) = 2.2
-    EXPECT_DOUBLE_EQ(Percentile({5, 1, 4, 2, 3}, 30), 2.2);
-    EXPECT_EQ(Percentile({5, 1, 4, 2, 3}, 50), 3.0);
-    // even count: median is the mean of the two middle samples
-    EXPECT_EQ(Percentile({4, 1, 3, 2}, 50), 2.5);
-    // NaNs are ignored
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    EXPECT_EQ(Percentile({nan, 3, nan, 1}, 50), 2.0);
-    EXPECT_EQ(Percentile({nan}, 50), 0.0);
-    // infinities do not produce NaN
-    const double inf = std::numeric_limits<double>::infinity();
-    EXPECT_EQ(Percentile({1, inf, inf}, 75), inf);
-}
-
-TEST(FabricStats, PercentileRejectsBadP)
-{
-    EXPECT_THROW(Percentile({1, 2}, -0.1), std::invalid_argument);
-    EXPECT_THROW(Percentile({1, 2}, 100.1), std::invalid_argument);
-    EXPECT_THROW(Percentile({1, 2}, std::numeric_limits<double>::quiet_NaN()),
-                 std::invalid_argument);
-}
-
-TEST(FabricStats, Summarize)
-{
-    std::vector<double> x(100);
-    std::iota(x.begin(), x.end(), 1.0);
-    std::reverse(x.begin(), x.end());
-    const SampleSummary s = Summarize(x);
-    EXPECT_EQ(s.count, 100u);
-    EXPECT_EQ(s.min, 1.0);
-    EXPECT_EQ(s.max, 100.0);
-    EXPECT_EQ(s.mean, 50.5); // 5050 / 100, exact
-    EXPECT_DOUBLE_EQ(s.p50, 50.5);
-    EXPECT_DOUBLE_EQ(s.p90, 90.1);
-    EXPECT_DOUBLE_EQ(s.p99, 99.01);
-    EXPECT_DOUBLE_EQ(s.p999, 99.901);
-
-    const SampleSummary one = Summarize({7.0});
-    EXPECT_EQ(one.count, 1u);
-    EXPECT_EQ(one.min, 7.0);
-    EXPECT_EQ(one.mean, 7.0);
-    EXPECT_EQ(one.p999, 7.0);
-    EXPECT_EQ(one.max, 7.0);
-
-    const SampleSummary none = Summarize({});
-    EXPECT_EQ(none.count, 0u);
-    EXPECT_EQ(none.min, 0.0);
-    EXPECT_EQ(none.mean, 0.0);
-    EXPECT_EQ(none.p50, 0.0);
-    EXPECT_EQ(none.p90, 0.0);
-    EXPECT_EQ(none.p99, 0.0);
-    EXPECT_EQ(none.p999, 0.0);
-    EXPECT_EQ(none.max, 0.0);
-}
-
-TEST(FabricStats, SummarizeDoesNotDependOnOrder)
-{
-    const std::vector<double> a = {0.1, 0.7, 1e-9, 3.3, 0.2, 1e6, 0.3};
-    std::vector<double> b(a.rbegin(), a.rend());
-    std::swap(b[1], b[4]);
-    const SampleSummary sa = Summarize(a);
-    const SampleSummary sb = Summarize(b);
-    EXPECT_EQ(sa.mean, sb.mean); // bitwise: summed in sorted order
-    EXPECT_EQ(sa.p90, sb.p90);
-}
-
-// ---------------------------------------------------------------------------
-// Bus bandwidth factors (nccl-tests PERFORMANCE.md)
-
-TEST(FabricStats, BusBandwidthFactors)
-{
-    EXPECT_DOUBLE_EQ(BusBandwidthFactor("all-reduce", 8), 1.75); // 2 * 7 / 8
-    EXPECT_DOUBLE_EQ(BusBandwidthFactor("all-reduce", 2), 1.0);
-    EXPECT_DOUBLE_EQ(BusBandwidthFactor("all-reduce", 1), 0.0);
-    EXPECT_DOUBLE_EQ(BusBandwidthFactor("reduce-scatter", 8), 0.875);
-    EXPECT_DOUBLE_EQ(BusBandwidthFactor("all-gather", 4), 0.75);
-    EXPECT_DOUBLE_EQ(BusBandwidthFactor("all-to-all", 16), 0.9375);
-    EXPECT_DOUBLE_EQ(BusBandwidthFactor("broadcast", 8), 1.0);
-    EXPECT_DOUBLE_EQ(BusBandwidthFactor("reduce", 8), 1.0);
-    EXPECT_DOUBLE_EQ(BusBandwidthFactor("send-recv", 2), 1.0);
-    // spellings
-    EXPECT_DOUBLE_EQ(BusBandwidthFactor("AllReduce", 4), 1.5);
-    EXPECT_DOUBLE_EQ(BusBandwidthFactor("all_reduce", 4), 1.5);
-    EXPECT_DOUBLE_EQ(BusBandwidthFactor("alltoall", 4), 0.75);
-    EXPECT_DOUBLE_EQ(BusBandwidthFactor("sendrecv", 4), 1.0);
-    EXPECT_THROW(BusBandwidthFactor("all-scatter", 4), std::invalid_argument);
-    EXPECT_THROW(BusBandwidthFactor("all-reduce", 0), std::invalid_argument);
-}
+// Percentile, Summarize and the bus-bandwidth factors (ns3/fabric-stats.h): the ns-3
+// TestSuite ai-fabric-stats (contrib/ai-fabric/test/stats-test-suite.cc).
 
 // ---------------------------------------------------------------------------
 // JsonWriter

@@ -180,14 +180,6 @@ TEST(SpecNames, AutoIsResolvedFromTheLinkProfiles)
     EXPECT_EQ(ns3::ResolveReliability("go-back-n", {ib}), "go-back-n");
 }
 
-TEST(SpecNames, EverySchedulerNameHasItsTypeId)
-{
-    for (const auto& name : ns3::SchedulerNames())
-    {
-        EXPECT_FALSE(ns3::SchedulerTypeName(name).empty()) << name;
-    }
-    EXPECT_EQ(ns3::SchedulerTypeName(ns3::DefaultSchedulerName()), "ns3::LaneHeapScheduler");
-    EXPECT_EQ(ns3::SchedulerTypeName("nope"), "");
-}
+// The scheduler names: the ns-3 TestSuite ai-fabric-scheduler (SchedulerNamesTestCase).
 
 } // namespace

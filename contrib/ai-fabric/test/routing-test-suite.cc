@@ -3,8 +3,10 @@
  *
  * ns-3 TestSuite of the routing room (suite ai-fabric-routing): the strategies (ECMP, spray,
  * adaptive, Dragonfly+ Valiant and UGAL), FabricRoutingHelper's tables and their
- * verification, and the switch's conservation law.
+ * verification, the switch's conservation law, and a ring all-reduce on every fabric kind.
  */
+#include "ai-fabric-test-run.h"
+
 #include "ns3/adaptive-routing.h"
 #include "ns3/dragonfly-plus-routing.h"
 #include "ns3/ecmp-routing.h"
@@ -678,6 +680,51 @@ class RoutingHelperTestCase : public TestCase
 
 /**
  * \ingroup ai-fabric-tests
+ * \brief Every fabric kind builds into ns-3 objects with verified routing tables and runs a
+ * ring all-reduce to completion: exact bytes per rank, no invariant broken.
+ * (Moved from FabricRouting.EveryKindRunsARingAllReduce, tests/fabric-routing-test.cc,
+ * which ran it through the tool's scenario runner.)
+ */
+class EveryKindRingAllReduceTestCase : public TestCase
+{
+  public:
+    EveryKindRingAllReduceTestCase()
+        : TestCase("Every fabric kind runs a ring all-reduce")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::set<std::string> kinds;
+        for (const TopologySpec& topo : SmallFabrics())
+        {
+            const FabricGraph g = BuildFabricGraph(topo);
+            const uint32_t p = g.GetGpuCount();
+            WorkloadGroup c = aifabrictest::MakeGroup("all-reduce", "ring", 0, 256 * 1024 * p);
+            c.name = "ar"; // no ranks: every GPU
+            aifabrictest::RunSetup setup;
+            setup.stopTime = Seconds(1);
+            setup.topology = &topo;
+            const RunResults r = aifabrictest::RunCollectives(g, {c}, setup);
+            NS_TEST_EXPECT_MSG_EQ(r.complete, true, topo.Kind());
+            NS_TEST_EXPECT_MSG_EQ(r.violations.empty(),
+                                  true,
+                                  topo.Kind() << ": " << aifabrictest::Join(r.violations));
+            NS_TEST_ASSERT_MSG_EQ(r.collectives.size(), 1U, topo.Kind());
+            for (const uint64_t b : r.collectives[0].bytesSentPerRank)
+            {
+                NS_TEST_EXPECT_MSG_EQ(b, 2 * (p - 1) * c.bytes / p, topo.Kind());
+            }
+            NS_TEST_EXPECT_MSG_GT(r.collectives[0].durationS, 0, topo.Kind());
+            kinds.insert(topo.Kind());
+        }
+        NS_TEST_EXPECT_MSG_EQ(kinds.size(), 7U, "every kind");
+    }
+};
+
+/**
+ * \ingroup ai-fabric-tests
  * \brief The routing TestSuite.
  */
 class RoutingTestSuite : public TestSuite
@@ -694,6 +741,7 @@ class RoutingTestSuite : public TestSuite
         AddTestCase(new NvlinkInsideServerTestCase, TestCase::QUICK);
         AddTestCase(new DragonflyPlusPathChoiceTestCase, TestCase::QUICK);
         AddTestCase(new PermutationByStrategyTestCase, TestCase::QUICK);
+        AddTestCase(new EveryKindRingAllReduceTestCase, TestCase::QUICK);
     }
 };
 

@@ -3,13 +3,14 @@
  *
  * ns-3 TestSuite "ai-fabric-scheduler": ai-fabric's event schedulers
  * (quad-heap, lane-heap) against ns-3's PriorityQueueScheduler: the same
- * events in the same order on long random operation sequences.
+ * events in the same order on long random operation sequences; their names.
  */
 #include "ns3/lane-heap-scheduler.h"
 #include "ns3/object-factory.h"
 #include "ns3/priority-queue-scheduler.h"
 #include "ns3/quad-heap-scheduler.h"
 #include "ns3/simulator.h"
+#include "ns3/spec-names.h"
 #include "ns3/test.h"
 
 #include <algorithm>
@@ -295,6 +296,54 @@ class SchedulerLanesTestCase : public TestCase
 
 /**
  * \ingroup ai-fabric-tests
+ * \brief The scheduler names map to the module's types.
+ * (Moved from Scheduler.NamesMapToOurTypes, tests/scheduler-test.cc.)
+ */
+class SchedulerNamesTestCase : public TestCase
+{
+  public:
+    SchedulerNamesTestCase()
+        : TestCase("Scheduler names map to the module's types")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NS_TEST_EXPECT_MSG_EQ(SchedulerTypeName("quad-heap"), "ns3::QuadHeapScheduler", "quad");
+        NS_TEST_EXPECT_MSG_EQ(SchedulerTypeName("lane-heap"), "ns3::LaneHeapScheduler", "lane");
+    }
+};
+
+/**
+ * \ingroup ai-fabric-tests
+ * \brief Every scheduler name has its type, the default is the lane heap, an unknown name
+ * has none. (Moved from SpecNames.EverySchedulerNameHasItsTypeId, tests/spec-toolkit-test.cc.)
+ */
+class SchedulerNameTableTestCase : public TestCase
+{
+  public:
+    SchedulerNameTableTestCase()
+        : TestCase("Every scheduler name has its type")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const auto& name : SchedulerNames())
+        {
+            NS_TEST_EXPECT_MSG_EQ(SchedulerTypeName(name).empty(), false, name);
+        }
+        NS_TEST_EXPECT_MSG_EQ(SchedulerTypeName(DefaultSchedulerName()),
+                              "ns3::LaneHeapScheduler",
+                              "the default");
+        NS_TEST_EXPECT_MSG_EQ(SchedulerTypeName("nope"), "", "an unknown name");
+    }
+};
+
+/**
+ * \ingroup ai-fabric-tests
  * \brief The event schedulers.
  */
 class AiFabricSchedulerTestSuite : public TestSuite
@@ -307,6 +356,8 @@ class AiFabricSchedulerTestSuite : public TestSuite
         AddTestCase(new SchedulerRandomOperationsTestCase);
         AddTestCase(new SchedulerEqualTimeStampsTestCase);
         AddTestCase(new SchedulerLanesTestCase);
+        AddTestCase(new SchedulerNamesTestCase);
+        AddTestCase(new SchedulerNameTableTestCase);
     }
 };
 
