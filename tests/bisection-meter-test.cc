@@ -38,7 +38,7 @@ LeafSpineAllToAll(uint32_t spines, uint64_t bytes)
     s.traffic.name = "a2a";
     CollectiveSpec c;
     c.name = "a2a";
-    c.op = "all-to-all";
+    c.op = ns3::CollectiveOp::ALL_TO_ALL;
     c.algorithm = "direct";
     c.bytes = bytes;
     c.start = Seconds(0);
@@ -150,7 +150,7 @@ TEST(BisectionMeter, PermutationIsMeasuredAcrossTheCutToo)
 {
     // each rank sends 4 MiB to one other rank (a seeded derangement)
     ScenarioSpec one = LeafSpineAllToAll(3, 4 << 20);
-    one.traffic.collectives[0].op = "permutation";
+    one.traffic.collectives[0].op = ns3::CollectiveOp::PERMUTATION;
     ScenarioSpec three = one;
     three.topology.As<LeafSpineSpec>().spines = 1;
     const RunResults full = RunScenario(one, RunOptions{});

@@ -88,7 +88,7 @@ TEST(FabricRouting, EveryKindRunsARingAllReduce)
         const uint32_t p = g.GetGpuCount();
         CollectiveSpec c;
         c.name = "ar";
-        c.op = "all-reduce";
+        c.op = ns3::CollectiveOp::ALL_REDUCE;
         c.algorithm = "ring";
         c.bytes = 256 * 1024 * p;
         s.traffic.collectives.push_back(c);

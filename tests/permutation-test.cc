@@ -23,7 +23,7 @@ namespace
 ScenarioSpec
 Permutation(uint32_t gpus, uint64_t bytes, uint64_t seed)
 {
-    ScenarioSpec s = aifabrictest::SingleSwitchRing(gpus, bytes, "permutation");
+    ScenarioSpec s = aifabrictest::SingleSwitchRing(gpus, bytes, CollectiveOp::PERMUTATION);
     s.seed = seed;
     s.traffic.collectives[0].algorithm = "direct";
     return s;

@@ -116,7 +116,7 @@ TEST_F(RingCollectiveTest, AllReduceMatchesFormulaF1)
 
 TEST_F(RingCollectiveTest, ReduceScatterAndAllGatherMatchFormulaF2)
 {
-    for (const std::string op : {"reduce-scatter", "all-gather"})
+    for (const CollectiveOp op : {CollectiveOp::REDUCE_SCATTER, CollectiveOp::ALL_GATHER})
     {
         const uint32_t p = 4;
         const uint64_t n = 16ull << 20;
@@ -125,10 +125,10 @@ TEST_F(RingCollectiveTest, ReduceScatterAndAllGatherMatchFormulaF2)
         const CollectiveResult& c = r.collectives[0];
         for (const uint64_t b : c.bytesSentPerRank)
         {
-            EXPECT_EQ(b, (p - 1) * n / p) << op;
+            EXPECT_EQ(b, (p - 1) * n / p) << CollectiveOpName(op);
         }
         const double f2 = (p - 1) * c.alphaS + (p - 1.0) / p * n * c.betaSPerByte;
-        EXPECT_NEAR(c.durationS, f2, f2 * 0.02) << op;
+        EXPECT_NEAR(c.durationS, f2, f2 * 0.02) << CollectiveOpName(op);
     }
 }
 

@@ -74,7 +74,8 @@ BuildWorkload(const ScenarioSpec& spec, uint32_t gpus, Workload& wl)
         if (!algo->Supports(c.op))
         {
             throw SpecError(c.where,
-                            "algorithm '" + c.algorithm + "' does not implement '" + c.op + "'");
+                            "algorithm '" + c.algorithm + "' does not implement '"
+                                + CollectiveOpName(c.op) + "'");
         }
         WorkloadGroup g = MakeWorkloadGroup(c, gpus);
         for (const uint32_t r : g.ranks)
@@ -96,7 +97,7 @@ BuildWorkload(const ScenarioSpec& spec, uint32_t gpus, Workload& wl)
         const std::string problem = algo->Validate(g);
         if (!problem.empty())
         {
-            throw SpecError(c.where, c.algorithm + " " + c.op + ": " + problem);
+            throw SpecError(c.where, c.algorithm + " " + g.op + ": " + problem);
         }
         const uint32_t group = wl.AddGroup(g);
         WorkloadOp start;
@@ -339,7 +340,7 @@ StopWhenDone()
 /**
  * \brief The straggler ledger of a run, attached to every port, if attribution is on
  * (`attribution: enabled`: on, off, or auto = on up to
- * ScenarioSpec::ATTRIBUTION_AUTO_MAX_MESSAGES messages).
+ * ATTRIBUTION_AUTO_MAX_MESSAGES messages, ResolveAttribution()).
  * \param spec the scenario
  * \param workload the workload
  * \param fabric the built fabric
@@ -348,21 +349,17 @@ StopWhenDone()
 std::unique_ptr<StragglerLedger>
 MakeStragglerLedger(const ScenarioSpec& spec, const Workload& workload, const Fabric& fabric)
 {
-    if (spec.attribution == "off")
+    uint64_t messages = 0; // counted only where the setting depends on it
+    if (spec.attribution == AttributionSetting::AUTO)
     {
-        return nullptr;
-    }
-    if (spec.attribution == "auto")
-    {
-        uint64_t messages = 0;
         for (const WorkloadOp& op : workload.GetOps())
         {
             messages += op.kind == WorkloadOp::SEND ? 1 : 0;
         }
-        if (messages > ScenarioSpec::ATTRIBUTION_AUTO_MAX_MESSAGES)
-        {
-            return nullptr;
-        }
+    }
+    if (!ResolveAttribution(spec.attribution, messages))
+    {
+        return nullptr;
     }
     auto ledger = std::make_unique<StragglerLedger>(fabric.transports.size());
     for (std::size_t i = 0; i < fabric.devicesA.size(); ++i)
@@ -893,7 +890,7 @@ MakeWorkloadGroup(const CollectiveSpec& c, uint32_t gpus)
 {
     WorkloadGroup g;
     g.name = c.name;
-    g.op = c.op;
+    g.op = CollectiveOpName(c.op);
     g.algorithm = c.algorithm;
     g.bytes = c.bytes;
     g.start = c.start;
@@ -976,24 +973,16 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
                         MemoryRefusal(memoryEstimate, memoryLimit, options.memoryLimitBytes > 0));
     }
     FabricBuildOptions build;
-    if (!build.routing.SetForwarding(spec.forwarding))
-    {
-        throw SpecError(spec.where, "unknown forwarding '" + spec.forwarding + "'");
-    }
-    const std::string routing = spec.topology.Is<DragonflyPlusSpec>()
+    build.routing.SetForwarding(spec.forwarding);
+    build.routing.SetPathChoice(spec.topology.Is<DragonflyPlusSpec>()
                                     ? spec.topology.As<DragonflyPlusSpec>().routing
-                                    : "minimal";
-    if (!build.routing.SetPathChoice(routing))
-    {
-        throw SpecError(spec.topology.where,
-                        "unknown routing '" + routing + "' (known: minimal, valiant, ugal)");
-    }
+                                    : PathChoice::MINIMAL);
     build.reliability = spec.reliability;
     build.transportAttributes = spec.transportAttributes;
     build.cellPackets = spec.cellPackets;
     build.cellPacketsWhere = spec.fidelityWhere;
-    const std::string cc = ResolveCongestionControl(spec.congestionControl, graph.GetProfiles());
-    if (cc == "dcqcn")
+    if (ResolveCongestionControl(spec.congestionControl, graph.GetProfiles())
+        == CongestionControlSetting::DCQCN)
     {
         ObjectFactory factory("ns3::Dcqcn");
         for (const auto& [name, value] : spec.dcqcnAttributes)
@@ -1001,10 +990,6 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
             factory.Set(name, StringValue(value));
         }
         build.congestionControl = factory.Create<RdmaCongestionControl>();
-    }
-    else if (cc != "none")
-    {
-        throw SpecError(spec.where, "unknown congestion_control '" + cc + "'");
     }
     Fabric fabric = FabricBuilder::Build(graph, spec.topology.where, build);
     std::unique_ptr<StragglerLedger> ledger = MakeStragglerLedger(spec, workload, fabric);
