@@ -43,7 +43,7 @@ OneMessage(const TopologySpec& topo, uint32_t src, uint32_t dst, uint64_t bytes)
     s.traffic.name = "one";
     CollectiveSpec c;
     c.name = "msg";
-    c.op = "send-recv";
+    c.op = ns3::CollectiveOp::SEND_RECV;
     c.algorithm = "direct";
     c.ranks = {src, dst};
     c.transferSrc = {0};

@@ -39,7 +39,7 @@ TEST(SampleTopologies, EverySampleRunsAnAllReduce)
         const uint32_t p = BuildFabricGraph(s.topology).GetGpuCount();
         CollectiveSpec c;
         c.name = "ar";
-        c.op = "all-reduce";
+        c.op = ns3::CollectiveOp::ALL_REDUCE;
         c.algorithm = "ring";
         c.bytes = 4096ull * p; // one packet per ring step
         s.traffic.collectives.push_back(c);

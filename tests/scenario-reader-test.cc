@@ -289,7 +289,7 @@ TEST(SampleFiles, MainDemoIsEightGpusRingAllReduce256MiB)
     ASSERT_EQ(s.traffic.collectives.size(), 1U);
     const ns3::CollectiveSpec& c = s.traffic.collectives[0];
     EXPECT_EQ(c.name, "grad-allreduce");
-    EXPECT_EQ(c.op, "all-reduce");
+    EXPECT_EQ(ns3::CollectiveOpName(c.op), "all-reduce");
     EXPECT_EQ(c.algorithm, "ring");
     EXPECT_EQ(c.bytes, 256ULL << 20);
     EXPECT_TRUE(c.ranks.empty());
@@ -365,7 +365,7 @@ TEST_F(ScratchDir, DefaultsAreFilledIn)
     EXPECT_EQ(s.name, "my-run");
     EXPECT_EQ(s.seed, 1U);
     EXPECT_EQ(s.stopTime, ns3::Seconds(10));
-    EXPECT_EQ(s.forwarding, "ecmp");
+    EXPECT_EQ(ns3::SpecName(s.forwarding), "ecmp");
     EXPECT_EQ(s.where.file, path);
     EXPECT_EQ(s.topology.name, "my-run-topology");
     EXPECT_EQ(s.topology.where.file, path);
@@ -382,8 +382,8 @@ TEST_F(ScratchDir, DefaultsAreFilledIn)
     EXPECT_EQ(s.traffic.collectives[0].name, "c0");
     EXPECT_EQ(s.traffic.collectives[1].name, "c1");
     EXPECT_EQ(s.traffic.collectives[0].algorithm, "ring");
-    EXPECT_EQ(s.traffic.collectives[0].op, "all-gather");
-    EXPECT_EQ(s.traffic.collectives[1].op, "reduce-scatter");
+    EXPECT_EQ(ns3::CollectiveOpName(s.traffic.collectives[0].op), "all-gather");
+    EXPECT_EQ(ns3::CollectiveOpName(s.traffic.collectives[1].op), "reduce-scatter");
     EXPECT_EQ(s.traffic.collectives[1].bytes, 2ULL << 20);
     EXPECT_TRUE(s.traffic.collectives[0].ranks.empty());
     EXPECT_EQ(s.traffic.collectives[0].start, ns3::Seconds(0));
@@ -427,7 +427,7 @@ TEST_F(ScratchDir, EveryKeyIsRead)
     EXPECT_EQ(s.name, "my-scenario");
     EXPECT_EQ(s.seed, 42U);
     EXPECT_EQ(s.stopTime, ns3::MilliSeconds(250));
-    EXPECT_EQ(s.forwarding, "spray");
+    EXPECT_EQ(ns3::SpecName(s.forwarding), "spray");
     EXPECT_EQ(s.topology.name, "my-topo");
     EXPECT_EQ(s.topology.gpus, 16U);
     EXPECT_EQ(s.topology.link.rate.GetBitRate(), 800000000000ULL);
@@ -446,7 +446,7 @@ TEST_F(ScratchDir, EveryKeyIsRead)
     ASSERT_EQ(s.traffic.collectives.size(), 1U);
     const ns3::CollectiveSpec& c = s.traffic.collectives[0];
     EXPECT_EQ(c.name, "first");
-    EXPECT_EQ(c.op, "reduce-scatter");
+    EXPECT_EQ(ns3::CollectiveOpName(c.op), "reduce-scatter");
     EXPECT_EQ(c.bytes, 1536U);
     EXPECT_EQ(c.ranks, (std::vector<uint32_t>{3, 1, 15, 0}));
     EXPECT_EQ(c.start, ns3::NanoSeconds(2500));
@@ -1627,16 +1627,16 @@ TEST_F(ScratchDir, RunOptionsDefaultToAuto)
 {
     const ns3::ScenarioSpec s
         = ns3::ReadScenarioFile(Write("s.yaml", ROCE_TOPOLOGY + SMALL_TRAFFIC));
-    EXPECT_EQ(s.congestionControl, "auto");
+    EXPECT_EQ(ns3::SpecName(s.congestionControl), "auto");
     EXPECT_TRUE(s.dcqcnAttributes.empty());
-    EXPECT_EQ(s.reliability, "auto");
+    EXPECT_EQ(ns3::SpecName(s.reliability), "auto");
     EXPECT_TRUE(s.transportAttributes.empty());
     for (const char* cc : {"auto", "none", "dcqcn"})
     {
         const std::string path = Write("c.yaml",
                                        std::string("congestion_control: ") + cc + "\n"
                                            + ROCE_TOPOLOGY + SMALL_TRAFFIC);
-        EXPECT_EQ(ns3::ReadScenarioFile(path).congestionControl, cc);
+        EXPECT_EQ(ns3::SpecName(ns3::ReadScenarioFile(path).congestionControl), cc);
     }
     for (const char* mode : {"auto", "none", "go-back-n"})
     {
@@ -1644,7 +1644,7 @@ TEST_F(ScratchDir, RunOptionsDefaultToAuto)
                                        std::string("transport: {reliability: ") + mode + "}\n"
                                            + ROCE_TOPOLOGY + SMALL_TRAFFIC);
         const ns3::ScenarioSpec r = ns3::ReadScenarioFile(path);
-        EXPECT_EQ(r.reliability, mode);
+        EXPECT_EQ(ns3::SpecName(r.reliability), mode);
         EXPECT_TRUE(r.transportAttributes.empty());
     }
 }
@@ -1666,7 +1666,7 @@ TEST_F(ScratchDir, EveryDcqcnKeyBecomesItsAttribute)
                                    "  min_rate: 1GB/s\n"
                                        + ROCE_TOPOLOGY + SMALL_TRAFFIC);
     const ns3::ScenarioSpec s = ns3::ReadScenarioFile(path);
-    EXPECT_EQ(s.congestionControl, "dcqcn");
+    EXPECT_EQ(ns3::SpecName(s.congestionControl), "dcqcn");
     const std::vector<std::pair<std::string, std::string>> expected = {
         {"AlphaGain", "0.1"},
         {"InitialAlpha", "0.5"},
@@ -1799,7 +1799,7 @@ TEST_F(ScratchDir, DcqcnKeysThatWouldBeIgnoredAreErrors)
                                           "topology: {kind: single-switch, gpus: 4}\n"
                                               + SMALL_TRAFFIC))
                   .congestionControl,
-              "dcqcn");
+              ns3::CongestionControlSetting::DCQCN);
     // An ECN-marking host link counts too (the runner looks at every link profile).
     EXPECT_NO_THROW(ns3::ReadScenarioFile(
         Write("h.yaml",
@@ -1843,7 +1843,7 @@ TEST_F(ScratchDir, TransportKeysBecomeRdmaTransportAttributes)
                                    "  ack_interval: 4\n"
                                        + ROCE_TOPOLOGY + SMALL_TRAFFIC);
     const ns3::ScenarioSpec s = ns3::ReadScenarioFile(path);
-    EXPECT_EQ(s.reliability, "go-back-n");
+    EXPECT_EQ(ns3::SpecName(s.reliability), "go-back-n");
     const std::vector<std::pair<std::string, std::string>> expected = {
         {"AckInterval", "4"},
         {"SendWindow", "0"},
@@ -1851,7 +1851,7 @@ TEST_F(ScratchDir, TransportKeysBecomeRdmaTransportAttributes)
     };
     EXPECT_EQ(s.transportAttributes, expected);
     ns3::ObjectFactory factory;
-    factory.SetTypeId(ns3::RdmaRecoveryTypeId(s.reliability));
+    factory.SetTypeId(ns3::RdmaRecoveryTypeId(ns3::SpecName(s.reliability)));
     for (const auto& [name, value] : s.transportAttributes)
     {
         factory.Set(name, ns3::StringValue(value));
@@ -1913,11 +1913,12 @@ TEST_F(ScratchDir, DragonflyPlusRoutingIsRead)
     const std::string base = "kind: dragonfly-plus\ngroups: 3\nleaves_per_group: 1\n"
                              "spines_per_group: 1\ngpus_per_leaf: 2\nglobal_links_per_spine: 2\n";
     EXPECT_EQ(ns3::ReadTopologyFile(Write("d.yaml", base)).As<ns3::DragonflyPlusSpec>().routing,
-              "minimal");
+              ns3::PathChoice::MINIMAL);
     for (const char* mode : {"minimal", "valiant", "ugal"})
     {
         const std::string path = Write("r.yaml", base + "routing: " + mode + "\n");
-        EXPECT_EQ(ns3::ReadTopologyFile(path).As<ns3::DragonflyPlusSpec>().routing, mode);
+        EXPECT_EQ(ns3::SpecName(ns3::ReadTopologyFile(path).As<ns3::DragonflyPlusSpec>().routing),
+                  mode);
     }
     ExpectTopologyError(Write("u.yaml", base + "routing: Valiant\n"),
                         "routing: unknown routing 'Valiant'; did you mean 'valiant'? known: "
@@ -1936,7 +1937,7 @@ TEST_F(ScratchDir, DragonflyPlusRoutingIsRead)
     EXPECT_EQ(ns3::ReadTopologyFile(Write("m.yaml", two + "routing: minimal\n"))
                   .As<ns3::DragonflyPlusSpec>()
                   .routing,
-              "minimal");
+              ns3::PathChoice::MINIMAL);
     ExpectTopologyError(Write("v.yaml", two + "routing: ugal\n"),
                         "routing: ugal routing detours through an intermediate group, so it "
                         "needs at least 3 groups",
@@ -2018,7 +2019,7 @@ TEST_F(ScratchDir, CollectiveKeysLandInTheSpec)
     EXPECT_EQ(ar.chunkBytes, 0U);
     EXPECT_DOUBLE_EQ(ar.gammaSecondsPerByte, 5e-12); // 1 / 200 GB/s
     const auto& bc = s.traffic.collectives[1];
-    EXPECT_EQ(bc.op, "broadcast");
+    EXPECT_EQ(ns3::CollectiveOpName(bc.op), "broadcast");
     EXPECT_EQ(bc.algorithm, "tree");
     EXPECT_EQ(bc.root, 2U);
     EXPECT_EQ(bc.chunkBytes, 128U * 1024);
@@ -2463,7 +2464,7 @@ TEST(SampleFiles, AllReduceAlgorithmsAreStaggered)
     for (std::size_t i = 0; i < 3; ++i)
     {
         const ns3::CollectiveSpec& c = t.collectives[i];
-        EXPECT_EQ(c.op, "all-reduce");
+        EXPECT_EQ(ns3::CollectiveOpName(c.op), "all-reduce");
         EXPECT_EQ(c.algorithm, algorithms[i]);
         EXPECT_EQ(c.bytes, 64ULL << 20);
         EXPECT_TRUE(c.ranks.empty());
@@ -2486,7 +2487,7 @@ TEST(SampleFiles, SkewedAllToAllHasAHotReceiver)
         = ns3::ReadTrafficFile((SourceDir() / "traffic" / "alltoall-skewed-8gpu.yaml").string());
     ASSERT_EQ(t.collectives.size(), 1U);
     const ns3::CollectiveSpec& c = t.collectives[0];
-    EXPECT_EQ(c.op, "all-to-all");
+    EXPECT_EQ(ns3::CollectiveOpName(c.op), "all-to-all");
     EXPECT_EQ(c.algorithm, "direct");
     ASSERT_EQ(c.ranks.size(), 8U);
     ASSERT_EQ(c.matrix.size(), 64U);
@@ -2508,8 +2509,8 @@ TEST(SampleFiles, RoceIncastUsesDcqcn)
 {
     const ns3::ScenarioSpec s
         = ns3::ReadScenarioFile((SourceDir() / "examples" / "roce-incast-dcqcn.yaml").string());
-    EXPECT_EQ(s.congestionControl, "dcqcn");
-    EXPECT_EQ(s.reliability, "auto");
+    EXPECT_EQ(ns3::SpecName(s.congestionControl), "dcqcn");
+    EXPECT_EQ(ns3::SpecName(s.reliability), "auto");
     EXPECT_TRUE(s.transportAttributes.empty());
     EXPECT_EQ(s.topology.link.name, "roce-400g");
     EXPECT_GT(s.topology.link.ecnKmin, 0U);
@@ -2528,7 +2529,7 @@ TEST(SampleFiles, RoceIncastUsesDcqcn)
     EXPECT_EQ(s.dcqcnAttributes, dcqcn);
     ASSERT_EQ(s.traffic.collectives.size(), 1U);
     const ns3::CollectiveSpec& c = s.traffic.collectives[0];
-    EXPECT_EQ(c.op, "send-recv");
+    EXPECT_EQ(ns3::CollectiveOpName(c.op), "send-recv");
     EXPECT_EQ(c.algorithm, "direct");
     EXPECT_EQ(c.ranks.size(), 9U);
     ASSERT_EQ(c.transferSrc.size(), 8U);

@@ -15,6 +15,7 @@
 #include "ns3/link-profile.h"
 #include "ns3/spec-error.h"
 #include "ns3/spec-names.h"
+#include "ns3/type-id.h"
 #include "ns3/units.h"
 
 #include <fstream>
@@ -169,15 +170,68 @@ TEST(SpecNames, AutoIsResolvedFromTheLinkProfiles)
     ns3::LinkProfile roce = *ns3::FindLinkProfile("roce-400g");
     ns3::LinkProfile lossy = ib;
     lossy.flowControl = ns3::LinkProfile::FlowControl::NONE;
+    using Cc = ns3::CongestionControlSetting;
+    using Rel = ns3::ReliabilitySetting;
     // congestion_control auto: dcqcn where a link marks ECN (RoCE presets), else none.
-    EXPECT_EQ(ns3::ResolveCongestionControl("auto", {ib}), "none");
-    EXPECT_EQ(ns3::ResolveCongestionControl("auto", {ib, roce}),
-              roce.ecnKmin > 0 ? "dcqcn" : "none");
-    EXPECT_EQ(ns3::ResolveCongestionControl("none", {roce}), "none");
+    EXPECT_EQ(ns3::ResolveCongestionControl(Cc::AUTO, {ib}), Cc::NONE);
+    EXPECT_EQ(ns3::ResolveCongestionControl(Cc::AUTO, {ib, roce}),
+              roce.ecnKmin > 0 ? Cc::DCQCN : Cc::NONE);
+    EXPECT_EQ(ns3::ResolveCongestionControl(Cc::NONE, {roce}), Cc::NONE);
     // reliability auto: go-back-n if any link is lossy, else none.
-    EXPECT_EQ(ns3::ResolveReliability("auto", {ib, roce}), "none");
-    EXPECT_EQ(ns3::ResolveReliability("auto", {ib, lossy}), "go-back-n");
-    EXPECT_EQ(ns3::ResolveReliability("go-back-n", {ib}), "go-back-n");
+    EXPECT_EQ(ns3::ResolveReliability(Rel::AUTO, {ib, roce}), Rel::NONE);
+    EXPECT_EQ(ns3::ResolveReliability(Rel::AUTO, {ib, lossy}), Rel::GO_BACK_N);
+    EXPECT_EQ(ns3::ResolveReliability(Rel::GO_BACK_N, {ib}), Rel::GO_BACK_N);
+    // attribution auto: on up to ATTRIBUTION_AUTO_MAX_MESSAGES messages.
+    using Att = ns3::AttributionSetting;
+    EXPECT_TRUE(ns3::ResolveAttribution(Att::AUTO, ns3::ATTRIBUTION_AUTO_MAX_MESSAGES));
+    EXPECT_FALSE(ns3::ResolveAttribution(Att::AUTO, ns3::ATTRIBUTION_AUTO_MAX_MESSAGES + 1));
+    EXPECT_TRUE(ns3::ResolveAttribution(Att::ON, ns3::ATTRIBUTION_AUTO_MAX_MESSAGES + 1));
+    EXPECT_FALSE(ns3::ResolveAttribution(Att::OFF, 1));
+}
+
+TEST(SpecNames, EveryNameReadsBackAsItsSetting)
+{
+    // Each enum's values are in the order of its names; a name parses to its value.
+    for (const auto& name : ns3::CongestionControlNames())
+    {
+        ns3::CongestionControlSetting s{};
+        ASSERT_TRUE(ns3::ParseSpecName(name, s)) << name;
+        EXPECT_EQ(ns3::SpecName(s), name);
+    }
+    for (const auto& name : ns3::ReliabilityNames())
+    {
+        ns3::ReliabilitySetting s{};
+        ASSERT_TRUE(ns3::ParseSpecName(name, s)) << name;
+        EXPECT_EQ(ns3::SpecName(s), name);
+    }
+    for (const auto& name : ns3::AttributionNames())
+    {
+        ns3::AttributionSetting s{};
+        ASSERT_TRUE(ns3::ParseSpecName(name, s)) << name;
+        EXPECT_EQ(ns3::SpecName(s), name);
+    }
+    for (const auto& name : ns3::ForwardingNames())
+    {
+        ns3::ForwardingMode m{};
+        ASSERT_TRUE(ns3::ParseSpecName(name, m)) << name;
+        EXPECT_EQ(ns3::SpecName(m), name);
+        ns3::TypeId tid;
+        EXPECT_TRUE(ns3::TypeId::LookupByNameFailSafe(ns3::ForwardingTypeName(m), &tid)) << name;
+    }
+    for (const auto& name : ns3::PathChoiceNames())
+    {
+        ns3::PathChoice c{};
+        ASSERT_TRUE(ns3::ParseSpecName(name, c)) << name;
+        EXPECT_EQ(ns3::SpecName(c), name);
+        const std::string type = ns3::PathChoiceTypeName(c);
+        EXPECT_EQ(type.empty(), c == ns3::PathChoice::MINIMAL) << name;
+        ns3::TypeId tid;
+        EXPECT_TRUE(type.empty() || ns3::TypeId::LookupByNameFailSafe(type, &tid)) << name;
+    }
+    ns3::ForwardingMode m{};
+    EXPECT_FALSE(ns3::ParseSpecName("random", m));
+    ns3::PathChoice c{};
+    EXPECT_FALSE(ns3::ParseSpecName("shortest", c));
 }
 
 // The scheduler names: the ns-3 TestSuite ai-fabric-scheduler (SchedulerNamesTestCase).

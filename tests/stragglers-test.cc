@@ -45,7 +45,7 @@ AddSendRecv(ScenarioSpec& s, const std::vector<Transfer>& transfers)
 {
     CollectiveSpec c;
     c.name = "sr";
-    c.op = "send-recv";
+    c.op = ns3::CollectiveOp::SEND_RECV;
     c.algorithm = "direct";
     c.start = Seconds(0);
     for (const Transfer& t : transfers)
@@ -87,7 +87,7 @@ OneSwitch(const LinkProfile& profile, uint32_t gpus)
     s.topology.gpus = gpus;
     s.topology.link = profile;
     s.traffic.name = "t";
-    s.attribution = "on";
+    s.attribution = ns3::AttributionSetting::ON;
     s.attributionFlows = 4;
     return s;
 }
@@ -198,7 +198,7 @@ TEST(Stragglers, PfcIncastNamesTheReceiverPort)
     roce.ecnKmin = 0;
     roce.ecnKmax = 0;
     ScenarioSpec s = OneSwitch(roce, 5);
-    s.congestionControl = "none";
+    s.congestionControl = ns3::CongestionControlSetting::NONE;
     AddSendRecv(s, Incast(4, 1 << 20));
     const RunResults r = RunScenario(s, RunOptions());
     ASSERT_TRUE(r.complete);
@@ -249,7 +249,7 @@ TEST(Stragglers, OffIsTheSameSimulation)
     ScenarioSpec on = OneSwitch(*FindLinkProfile("roce-400g"), 5);
     AddSendRecv(on, Incast(4, 512 * 1024));
     ScenarioSpec off = on;
-    off.attribution = "off";
+    off.attribution = ns3::AttributionSetting::OFF;
     const RunResults a = RunScenario(on, RunOptions());
     const RunResults b = RunScenario(off, RunOptions());
     EXPECT_TRUE(a.stragglers.enabled);
@@ -272,7 +272,7 @@ TEST(Stragglers, OffIsTheSameSimulation)
     }
     // auto: on for a run this small.
     ScenarioSpec automatic = on;
-    automatic.attribution = "auto";
+    automatic.attribution = ns3::AttributionSetting::AUTO;
     EXPECT_TRUE(RunScenario(automatic, RunOptions()).stragglers.enabled);
 }
 
@@ -309,7 +309,7 @@ TEST(Stragglers, TrainingGroupsPerKind)
 {
     ScenarioSpec s
         = ReadScenarioFile(std::string(AI_FABRIC_SOURCE_DIR) + "/examples/train-3d-16gpu.yaml");
-    s.attribution = "on";
+    s.attribution = ns3::AttributionSetting::ON;
     s.attributionFlows = 2;
     const RunResults r = RunScenario(s, RunOptions());
     ASSERT_TRUE(r.hasTraining);
@@ -409,7 +409,7 @@ TEST(PacketCapture, TsharkDecodesRoceV2)
 {
     REQUIRE_TSHARK();
     ScenarioSpec s = OneSwitch(*FindLinkProfile("roce-400g"), 2);
-    s.attribution = "off";
+    s.attribution = ns3::AttributionSetting::OFF;
     AddSendRecv(s, {Transfer{1, 0, 10000}}); // 3 packets: 4096 + 4096 + 1808
     s.capturePorts = {"gpu1->switch0", "switch0->gpu0"};
     s.captureSnapBytes = 96;

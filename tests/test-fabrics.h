@@ -17,7 +17,9 @@ namespace aifabrictest
 
 /// A scenario: \p gpus GPUs on one ib-ndr switch running one ring collective.
 inline ns3::ScenarioSpec
-SingleSwitchRing(uint32_t gpus, uint64_t bytes, const std::string& op = "all-reduce")
+SingleSwitchRing(uint32_t gpus,
+                 uint64_t bytes,
+                 ns3::CollectiveOp op = ns3::CollectiveOp::ALL_REDUCE)
 {
     ns3::ScenarioSpec s;
     s.where.file = "<test>";

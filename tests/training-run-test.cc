@@ -149,7 +149,7 @@ TEST(TrainingRun, IterationsChainAndCoexistWithCollectives)
     spec.traffic.iterations = 2;
     CollectiveSpec c;
     c.name = "side";
-    c.op = "all-reduce";
+    c.op = ns3::CollectiveOp::ALL_REDUCE;
     c.algorithm = "ring";
     c.bytes = 1 << 20;
     c.ranks = {0, 1, 2, 3};

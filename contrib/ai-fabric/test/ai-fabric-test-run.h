@@ -153,11 +153,12 @@ Join(const std::vector<T>& values)
  */
 struct RunSetup
 {
-    uint64_t seed{1};                      //!< RngSeedManager seed (run 1)
-    Time stopTime{Seconds(10)};            //!< simulated-time limit
-    std::string congestionControl{"auto"}; //!< auto (dcqcn on RoCE), none or dcqcn
-    FabricBuildOptions build;              //!< routing, reliability, cell packets, ...
-    Time sampleInterval{0};                //!< time-series bins; zero for automatic
+    uint64_t seed{1};           //!< RngSeedManager seed (run 1)
+    Time stopTime{Seconds(10)}; //!< simulated-time limit
+    CongestionControlSetting congestionControl{
+        CongestionControlSetting::AUTO}; //!< auto (dcqcn on RoCE), none or dcqcn
+    FabricBuildOptions build;            //!< routing, reliability, cell packets, ...
+    Time sampleInterval{0};              //!< time-series bins; zero for automatic
     /// The topology the graph was built from: its Dragonfly+ path choice is used and the
     /// bisection of every all-to-all and permutation is measured across its cut.
     const TopologySpec* topology{nullptr};
@@ -234,10 +235,11 @@ RunCollectives(const FabricGraph& graph,
     {
         build.routing.SetPathChoice(setup.topology->Is<DragonflyPlusSpec>()
                                         ? setup.topology->As<DragonflyPlusSpec>().routing
-                                        : std::string("minimal"));
+                                        : PathChoice::MINIMAL);
     }
-    const std::string cc = ResolveCongestionControl(setup.congestionControl, graph.GetProfiles());
-    if (cc == "dcqcn" && !build.congestionControl)
+    if (ResolveCongestionControl(setup.congestionControl, graph.GetProfiles())
+            == CongestionControlSetting::DCQCN
+        && !build.congestionControl)
     {
         build.congestionControl = ObjectFactory("ns3::Dcqcn").Create<RdmaCongestionControl>();
     }

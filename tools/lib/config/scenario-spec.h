@@ -4,9 +4,11 @@
 #ifndef AI_FABRIC_SCENARIO_SPEC_H
 #define AI_FABRIC_SCENARIO_SPEC_H
 
+#include "ns3/collective-algorithm.h"
 #include "ns3/link-profile.h"
 #include "ns3/nstime.h"
 #include "ns3/spec-error.h"
+#include "ns3/spec-names.h"
 #include "ns3/topology-spec.h"
 #include "ns3/training-workload.h"
 
@@ -24,22 +26,23 @@ namespace ns3
  */
 struct CollectiveSpec
 {
-    SpecLocation where;                //!< location of this collective's mapping
-    std::string name;                  //!< unique name within the traffic file
-    std::string op;                    //!< CollectiveOpNames(): "all-reduce", "all-to-all", ...
-    std::string algorithm;             //!< CollectiveAlgorithmNames(): "ring", "tree", ...
-    uint64_t bytes{0};                 //!< buffer size S, bytes (nccl-tests convention per op)
-    std::vector<uint32_t> ranks;       //!< GPU indices taking part, in ring order; empty = all GPUs
-    SpecLocation ranksWhere;           //!< location of the ranks value (for errors found later)
-    Time start;                        //!< when the collective is issued
-    uint32_t channels{1};              //!< parallel channels (NCCL rings/trees), each its own QP
-    uint64_t chunkBytes{512 * 1024};   //!< pipelining unit (NCCL Simple: 512 KiB); 0: whole steps
-    double gammaSecondsPerByte{0};     //!< reduction cost, seconds per reduced byte
-    uint32_t root{0};                  //!< broadcast/reduce root: position in ranks
-    uint32_t ranksPerNode{0};          //!< hierarchical: GPUs per node (ranks node-major)
-    std::vector<uint64_t> matrix;      //!< all-to-all: P x P bytes, row = source (empty: uniform)
-    std::vector<uint32_t> transferSrc; //!< send-recv: source positions in ranks
-    std::vector<uint32_t> transferDst; //!< send-recv: destination positions in ranks
+    SpecLocation where;                        //!< location of this collective's mapping
+    std::string name;                          //!< unique name within the traffic file
+    CollectiveOp op{CollectiveOp::ALL_REDUCE}; //!< the operation (`op:`, CollectiveOpNames())
+    std::string algorithm;       //!< CollectiveAlgorithmNames(): "ring", "tree", ... (the name an
+                                 //!< algorithm registers, CreateCollectiveAlgorithm())
+    uint64_t bytes{0};           //!< buffer size S, bytes (nccl-tests convention per op)
+    std::vector<uint32_t> ranks; //!< GPU indices taking part, in ring order; empty = all GPUs
+    SpecLocation ranksWhere;     //!< location of the ranks value (for errors found later)
+    Time start;                  //!< when the collective is issued
+    uint32_t channels{1};        //!< parallel channels (NCCL rings/trees), each its own QP
+    uint64_t chunkBytes{512 * 1024};     //!< pipelining unit (NCCL Simple: 512 KiB); 0: whole steps
+    double gammaSecondsPerByte{0};       //!< reduction cost, seconds per reduced byte
+    uint32_t root{0};                    //!< broadcast/reduce root: position in ranks
+    uint32_t ranksPerNode{0};            //!< hierarchical: GPUs per node (ranks node-major)
+    std::vector<uint64_t> matrix;        //!< all-to-all: P x P bytes, row = source (empty: uniform)
+    std::vector<uint32_t> transferSrc;   //!< send-recv: source positions in ranks
+    std::vector<uint32_t> transferDst;   //!< send-recv: destination positions in ranks
     std::vector<uint64_t> transferBytes; //!< send-recv: payload bytes per transfer
     bool sweep{false};                   //!< nccl-tests-style sweep: one run per size
     uint64_t sweepMinBytes{0};           //!< sweep: first size, bytes
@@ -74,16 +77,17 @@ struct ScenarioSpec
     std::string name;   //!< scenario name (defaults to the file's stem)
     uint64_t seed{1};   //!< RngSeed for every random stream of the run
     Time stopTime;      //!< simulated-time limit; the run is cut off (and fails) past it
-    std::string forwarding{"ecmp"}; //!< choice among equal-cost ports: ecmp, spray, adaptive
+    ForwardingMode forwarding{ForwardingMode::ECMP}; //!< choice among equal-cost ports
     /// ns-3 event scheduler (`scheduler:`, a name of SchedulerNames()); empty: the default
     std::string scheduler;
-    /// Congestion control: "auto" (dcqcn where links mark ECN, i.e. RoCE; else none),
-    /// "none" or "dcqcn".
-    std::string congestionControl{"auto"};
+    /// Congestion control; AUTO is resolved by ResolveCongestionControl() (DCQCN where links
+    /// mark ECN, i.e. RoCE; else none).
+    CongestionControlSetting congestionControl{CongestionControlSetting::AUTO};
     /// ns3::Dcqcn attributes to override (attribute name, value as an ns-3 string).
     std::vector<std::pair<std::string, std::string>> dcqcnAttributes;
-    /// Transport reliability: "auto" (go-back-n if any link is lossy), "none", "go-back-n".
-    std::string reliability{"auto"};
+    /// Transport reliability; AUTO is resolved by ResolveReliability() (go-back-N if any
+    /// link is lossy, else none).
+    ReliabilitySetting reliability{ReliabilitySetting::AUTO};
     /// Further ns3::RdmaTransport attributes (name, value as an ns-3 string).
     std::vector<std::pair<std::string, std::string>> transportAttributes;
     TopologySpec topology; //!< the fabric
@@ -92,9 +96,9 @@ struct ScenarioSpec
     /// (docs/results-format.md, timeseries.csv).
     Time sampleInterval{0};
 
-    /// Straggler attribution (`attribution:`): "auto" (on up to
-    /// ATTRIBUTION_AUTO_MAX_MESSAGES messages), "on" or "off".
-    std::string attribution{"auto"};
+    /// Straggler attribution (`attribution:`); AUTO is resolved by ResolveAttribution() (on
+    /// up to ATTRIBUTION_AUTO_MAX_MESSAGES messages).
+    AttributionSetting attribution{AttributionSetting::AUTO};
     uint32_t attributionFlows{3}; //!< slowest flows reported per collective (training: per kind)
     /// Packet capture (`capture:`, and `--pcap`): port names "node->peer".
     std::vector<std::string> capturePorts;
@@ -102,8 +106,6 @@ struct ScenarioSpec
     uint64_t captureMaxPackets{10000};           //!< packets captured per port at most
     uint32_t captureSnapBytes{128};              //!< bytes kept of each packet at most
 
-    /// `attribution: auto` turns the ledger on up to this many messages.
-    static constexpr uint64_t ATTRIBUTION_AUTO_MAX_MESSAGES = 200000;
     /// Watchdog: messages open and no packet moved nor op completed for this long stops
     /// the run as stalled (`watchdog: {no_progress: ...}`; default 50 ms).
     Time watchdogNoProgress{MilliSeconds(50)};

@@ -12,7 +12,6 @@
 #include "ns3/collective-algorithm.h"
 #include "ns3/expert-placement.h"
 #include "ns3/fabric-graph.h"
-#include "ns3/fabric-routing-helper.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/locality-domains.h"
 #include "ns3/moe-routing.h"
@@ -173,9 +172,22 @@ AlgorithmsWith(bool CollectiveCapabilities::*has)
 }
 
 /// Ops with a root (`root`, a rank position).
-const std::vector<std::string> ROOTED_OPS = {"broadcast", "reduce"};
-/// Dragonfly+ path choice between groups (FabricRoutingHelper::SetPathChoice).
-const std::vector<std::string> ROUTING_MODES = {"minimal", "valiant", "ugal"};
+const std::vector<CollectiveOp> ROOTED_OPS = {CollectiveOp::BROADCAST, CollectiveOp::REDUCE};
+
+/**
+ * \param ops operations
+ * \return their names, "a, b"
+ */
+std::string
+JoinOps(const std::vector<CollectiveOp>& ops)
+{
+    std::vector<std::string> names;
+    for (const CollectiveOp op : ops)
+    {
+        names.push_back(CollectiveOpName(op));
+    }
+    return JoinList(names);
+}
 
 /// Keys of one entry of a custom topology's `nodes`.
 const std::vector<std::string> CUSTOM_NODE_KEYS = {"name", "kind", "tier"};
@@ -183,8 +195,25 @@ const std::vector<std::string> CUSTOM_NODE_KEYS = {"name", "kind", "tier"};
 const std::vector<std::string> CUSTOM_NODE_KINDS = {"gpu", "switch", "nic"};
 /// Keys of one entry of a custom topology's `links`.
 const std::vector<std::string> CUSTOM_LINK_KEYS = {"a", "b", "link"};
-/// Switch forwarding modes (FabricRoutingHelper::SetForwarding).
-const std::vector<std::string> FORWARDING_MODES = {"ecmp", "spray", "adaptive"};
+
+/**
+ * \brief A setting chosen by name: one of \p names (ReadChoice()), as its enum
+ * (ParseSpecName(), spec-names.h).
+ * \param f a field
+ * \param what the setting's name in messages ("forwarding", "reliability")
+ * \param names the setting's names (ForwardingNames(), ...)
+ * \return the setting
+ * \throws SpecError at the value, suggesting the nearest name
+ */
+template<class E>
+E
+ReadSetting(const Field& f, const std::string& what, const std::vector<std::string>& names)
+{
+    const std::string name = ReadChoice(f, what, names);
+    E setting{};
+    NS_ABORT_MSG_UNLESS(ParseSpecName(name, setting), "no " << what << " named '" << name << "'");
+    return setting;
+}
 
 /// Default simulated-time limit, picoseconds (10 s).
 constexpr int64_t DEFAULT_STOP_TIME_PS = 10000000000000LL;
@@ -971,11 +1000,8 @@ spec::TopologyKeys()
                          "",
                          "how packets between groups choose their path (minimal, Valiant, UGAL)",
                          [](const Field& f, T& t) {
-                             std::string& routing = t.As<Df>().routing;
-                             routing = ReadChoice(f, "routing", ROUTING_MODES);
-                             NS_ABORT_MSG_UNLESS(FabricRoutingHelper().SetPathChoice(routing),
-                                                 "routing '" << routing
-                                                             << "' is not a path choice");
+                             t.As<Df>().routing
+                                 = ReadSetting<PathChoice>(f, "routing", PathChoiceNames());
                          })
                 .For({Df::KIND}),
             IntegerKey("gpus_per_server",
@@ -1261,8 +1287,8 @@ PeekKind(const YAML::Node& node)
  */
 struct TopologyFacts
 {
-    std::string autoCongestionControl; //!< what congestion_control auto resolves to
-    std::string autoReliability;       //!< what reliability auto resolves to
+    CongestionControlSetting autoCongestionControl{}; //!< what congestion_control auto resolves to
+    ReliabilitySetting autoReliability{};             //!< what reliability auto resolves to
     /// Locality domain per GPU for every level of LocalityLevelNames() (GpuLocalityDomains()).
     std::map<std::string, std::vector<uint32_t>> domains;
     /// GPUs per NVLink domain when every GPU is in one of equal, consecutive servers; else 0.
@@ -1401,9 +1427,9 @@ ParseTopology(const YAML::Node& node,
     if (const Field* f = m.Find("routing"))
     {
         const DragonflyPlusSpec& dfp = t.As<DragonflyPlusSpec>();
-        if (dfp.routing != "minimal" && dfp.groups < 3)
+        if (dfp.routing != PathChoice::MINIMAL && dfp.groups < 3)
         {
-            f->Fail(dfp.routing
+            f->Fail(SpecName(dfp.routing)
                     + " routing detours through an intermediate group, so it needs at "
                       "least 3 groups; the topology has "
                     + std::to_string(dfp.groups) + " (use routing: minimal)");
@@ -1414,8 +1440,9 @@ ParseTopology(const YAML::Node& node,
     t.gpus = graph.GetGpuCount();
     if (facts)
     {
-        facts->autoCongestionControl = ResolveCongestionControl("auto", graph.GetProfiles());
-        facts->autoReliability = ResolveReliability("auto", graph.GetProfiles());
+        facts->autoCongestionControl
+            = ResolveCongestionControl(CongestionControlSetting::AUTO, graph.GetProfiles());
+        facts->autoReliability = ResolveReliability(ReliabilitySetting::AUTO, graph.GetProfiles());
         for (const auto& level : LocalityLevelNames())
         {
             facts->domains[level] = GpuLocalityDomains(graph, level);
@@ -1656,26 +1683,27 @@ ReadTransfers(const Field& f, uint32_t ranks, CollectiveSpec& spec)
  */
 std::string
 CollectiveKeyProblem(const std::string& key,
-                     const std::string& op,
+                     CollectiveOp op,
                      const std::string& algorithm,
                      bool hasMatrix)
 {
-    if (key == "size" && op == "send-recv")
+    const std::string opName = CollectiveOpName(op);
+    if (key == "size" && op == CollectiveOp::SEND_RECV)
     {
         return "'size' does not apply to op send-recv: each entry of 'transfers' has its own "
                "size";
     }
-    if (key == "size" && op == "all-to-all" && hasMatrix)
+    if (key == "size" && op == CollectiveOp::ALL_TO_ALL && hasMatrix)
     {
         return "'size' does not apply to an all-to-all with 'matrix': the matrix gives the "
                "bytes of every pair";
     }
-    if (key == "sweep" && op == "send-recv")
+    if (key == "sweep" && op == CollectiveOp::SEND_RECV)
     {
         return "'sweep' does not apply to op send-recv: each entry of 'transfers' has its own "
                "size";
     }
-    if (key == "sweep" && op == "all-to-all" && hasMatrix)
+    if (key == "sweep" && op == CollectiveOp::ALL_TO_ALL && hasMatrix)
     {
         return "'sweep' does not apply to an all-to-all with 'matrix': the matrix gives the "
                "bytes of every pair";
@@ -1699,11 +1727,11 @@ CollectiveKeyProblem(const std::string& key,
             }
         }
         return "'reduction_bandwidth' applies only to ops that reduce (" + JoinList(reducing)
-               + "), not " + op;
+               + "), not " + opName;
     }
-    if (key == "root" && !Contains(ROOTED_OPS, op))
+    if (key == "root" && std::find(ROOTED_OPS.begin(), ROOTED_OPS.end(), op) == ROOTED_OPS.end())
     {
-        return "'root' applies only to ops " + JoinList(ROOTED_OPS) + ", not " + op;
+        return "'root' applies only to ops " + JoinOps(ROOTED_OPS) + ", not " + opName;
     }
     if (key == "ranks_per_node")
     {
@@ -1715,13 +1743,13 @@ CollectiveKeyProblem(const std::string& key,
                    + algorithm;
         }
     }
-    if (key == "matrix" && op != "all-to-all")
+    if (key == "matrix" && op != CollectiveOp::ALL_TO_ALL)
     {
-        return "'matrix' applies only to op all-to-all, not " + op;
+        return "'matrix' applies only to op all-to-all, not " + opName;
     }
-    if (key == "transfers" && op != "send-recv")
+    if (key == "transfers" && op != CollectiveOp::SEND_RECV)
     {
-        return "'transfers' applies only to op send-recv, not " + op;
+        return "'transfers' applies only to op send-recv, not " + opName;
     }
     return "";
 }
@@ -1735,7 +1763,7 @@ CollectiveKeyProblem(const std::string& key,
  * \throws SpecError at the value if the algorithm is unknown or does not implement \p op
  */
 std::string
-ReadAlgorithm(const Mapping& c, const std::string& op)
+ReadAlgorithm(const Mapping& c, CollectiveOp op)
 {
     std::vector<std::string> implementing;
     for (const auto& name : CollectiveAlgorithmNames())
@@ -1747,7 +1775,8 @@ ReadAlgorithm(const Mapping& c, const std::string& op)
             implementing.push_back(name);
         }
     }
-    NS_ABORT_MSG_IF(implementing.empty(), "no algorithm implements op '" << op << "'");
+    NS_ABORT_MSG_IF(implementing.empty(),
+                    "no algorithm implements op '" << CollectiveOpName(op) << "'");
     const Field* f = c.Find("algorithm");
     if (!f)
     {
@@ -1756,7 +1785,7 @@ ReadAlgorithm(const Mapping& c, const std::string& op)
     const std::string name = ReadChoice(*f, "algorithm", CollectiveAlgorithmNames());
     if (!Contains(implementing, name))
     {
-        f->Fail("algorithm " + name + " does not implement " + op
+        f->Fail("algorithm " + name + " does not implement " + CollectiveOpName(op)
                 + "; algorithms that do: " + JoinList(implementing));
     }
     return name;
@@ -1829,11 +1858,12 @@ void
 ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topology)
 {
     constexpr uint32_t maxChannels = CollectiveAlgorithm::MAX_CHANNELS;
-    spec.op = ReadChoice(c.Require("op"), "op", CollectiveOpNames());
+    const std::string op = ReadChoice(c.Require("op"), "op", CollectiveOpNames());
+    NS_ABORT_MSG_UNLESS(CollectiveOpFromName(op, spec.op), "no op named '" << op << "'");
     spec.algorithm = ReadAlgorithm(c, spec.op);
 
     // Keys that do not apply to this op and algorithm, in file order; then the required ones.
-    const bool hasMatrix = spec.op == "all-to-all" && c.Find("matrix") != nullptr;
+    const bool hasMatrix = spec.op == CollectiveOp::ALL_TO_ALL && c.Find("matrix") != nullptr;
     for (const Field& f : c.Fields())
     {
         const std::string problem = CollectiveKeyProblem(f.key, spec.op, spec.algorithm, hasMatrix);
@@ -1849,7 +1879,7 @@ ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topo
                         "'size' does not apply with 'sweep': the sweep gives the sizes (min to "
                         "max); remove one of them");
     }
-    if (spec.op == "send-recv")
+    if (spec.op == CollectiveOp::SEND_RECV)
     {
         c.Require("transfers");
     }
@@ -1973,7 +2003,7 @@ ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topo
         {
             const Field* algorithm = c.Find("algorithm");
             throw SpecError(algorithm ? algorithm->ValueWhere() : spec.where,
-                            spec.algorithm + " " + spec.op + ": " + problem);
+                            spec.algorithm + " " + op + ": " + problem);
         }
     }
 }
@@ -3105,7 +3135,9 @@ ReadRunOutputs(const Mapping& m, const std::string& path, ScenarioSpec& s)
         if (const Field* e = a.Find("enabled"))
         {
             const std::string v = ReadChoice(*e, "attribution setting", {"auto", "true", "false"});
-            s.attribution = v == "true" ? "on" : v == "false" ? "off" : "auto";
+            s.attribution = v == "true"    ? AttributionSetting::ON
+                            : v == "false" ? AttributionSetting::OFF
+                                           : AttributionSetting::AUTO;
         }
         if (const Field* k = a.Find("flows"))
         {
@@ -3284,10 +3316,10 @@ ReadScenarioFile(const std::string& path)
             s.fidelityWhere = c->KeyWhere();
         }
     }
-    s.forwarding = "ecmp";
+    s.forwarding = ForwardingMode::ECMP;
     if (const Field* f = m.Find("forwarding"))
     {
-        s.forwarding = ReadChoice(*f, "forwarding", FORWARDING_MODES);
+        s.forwarding = ReadSetting<ForwardingMode>(*f, "forwarding", ForwardingNames());
     }
     if (const Field* f = m.Find("scheduler"))
     {
@@ -3296,15 +3328,17 @@ ReadScenarioFile(const std::string& path)
 
     // Congestion control and transport. Keys that would be ignored are errors: here when
     // the choice is explicit, after the topology when it is `auto`.
-    s.congestionControl = "auto";
+    s.congestionControl = CongestionControlSetting::AUTO;
     if (const Field* f = m.Find("congestion_control"))
     {
-        s.congestionControl = ReadChoice(*f, "congestion control", CongestionControlNames());
+        s.congestionControl = ReadSetting<CongestionControlSetting>(*f,
+                                                                    "congestion control",
+                                                                    CongestionControlNames());
     }
     const Field* dcqcn = m.Find("dcqcn");
     if (dcqcn)
     {
-        if (s.congestionControl == "none")
+        if (s.congestionControl == CongestionControlSetting::NONE)
         {
             throw SpecError(dcqcn->KeyWhere(),
                             "'dcqcn' sets DCQCN parameters, but congestion_control is none; "
@@ -3319,7 +3353,7 @@ ReadScenarioFile(const std::string& path)
         const Mapping d(dcqcn->value, path, "dcqcn", KeyNames(DcqcnKeys()), dcqcnHints);
         s.dcqcnAttributes = ReadAttributes(d, DcqcnKeys());
     }
-    s.reliability = "auto";
+    s.reliability = ReliabilitySetting::AUTO;
     std::string goBackNKey; // the first go-back-N key given ("" if none), and where
     SpecLocation goBackNWhere;
     if (const Field* f = m.Find("transport"))
@@ -3337,7 +3371,7 @@ ReadScenarioFile(const std::string& path)
                         transportHints);
         if (const Field* r = t.Find("reliability"))
         {
-            s.reliability = ReadChoice(*r, "reliability", ReliabilityNames());
+            s.reliability = ReadSetting<ReliabilitySetting>(*r, "reliability", ReliabilityNames());
         }
         for (const Field& k : t.Fields())
         {
@@ -3348,7 +3382,7 @@ ReadScenarioFile(const std::string& path)
                 break;
             }
         }
-        if (!goBackNKey.empty() && s.reliability == "none")
+        if (!goBackNKey.empty() && s.reliability == ReliabilitySetting::NONE)
         {
             throw SpecError(goBackNWhere,
                             "'" + goBackNKey
@@ -3402,7 +3436,8 @@ ReadScenarioFile(const std::string& path)
                                file,
                                defaultName.empty() ? s.name + "-topology" : defaultName,
                                &facts);
-    if (dcqcn && s.congestionControl == "auto" && facts.autoCongestionControl != "dcqcn")
+    if (dcqcn && s.congestionControl == CongestionControlSetting::AUTO
+        && facts.autoCongestionControl != CongestionControlSetting::DCQCN)
     {
         throw SpecError(dcqcn->KeyWhere(),
                         "'dcqcn' sets DCQCN parameters, but congestion_control is auto and no "
@@ -3411,7 +3446,8 @@ ReadScenarioFile(const std::string& path)
                             + "' marks ECN (ecn_kmin 0), so DCQCN is off; set "
                               "congestion_control: dcqcn, or give the links ECN thresholds");
     }
-    if (!goBackNKey.empty() && s.reliability == "auto" && facts.autoReliability != "go-back-n")
+    if (!goBackNKey.empty() && s.reliability == ReliabilitySetting::AUTO
+        && facts.autoReliability != ReliabilitySetting::GO_BACK_N)
     {
         throw SpecError(goBackNWhere,
                         "'" + goBackNKey

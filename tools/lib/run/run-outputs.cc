@@ -3,6 +3,8 @@
  */
 #include "run-outputs.h"
 
+#include "ns3/spec-names.h"
+
 #include <algorithm>
 
 namespace ns3
@@ -16,7 +18,8 @@ ParseRunOutputOption(const std::string& option,
 {
     if (option == "--attribution")
     {
-        if (value != "auto" && value != "on" && value != "off")
+        AttributionSetting setting = AttributionSetting::AUTO;
+        if (!ParseSpecName(value, setting))
         {
             return false;
         }
@@ -54,9 +57,10 @@ ApplyRunOutputOptions(const std::vector<std::string>& ports,
         where.file = "--pcap";
         spec.capturePortsWhere.push_back(where);
     }
-    if (!attribution.empty())
+    AttributionSetting setting = AttributionSetting::AUTO;
+    if (ParseSpecName(attribution, setting)) // "" (not given) keeps the scenario's
     {
-        spec.attribution = attribution;
+        spec.attribution = setting;
     }
 }
 

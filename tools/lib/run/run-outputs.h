@@ -19,7 +19,7 @@ namespace ns3
  * "--attribution" (auto, on or off, stored in \p attribution)
  * \param value the option's value
  * \param ports capture ports so far
- * \param attribution the attribution setting ("" if not given)
+ * \param attribution the attribution setting, a name of AttributionNames() ("" if not given)
  * \return false if the value is malformed
  */
 bool ParseRunOutputOption(const std::string& option,

@@ -73,7 +73,8 @@ BuildWorkload(const ScenarioSpec& spec, uint32_t gpus, Workload& wl)
         if (!algo->Supports(c.op))
         {
             throw SpecError(c.where,
-                            "algorithm '" + c.algorithm + "' does not implement '" + c.op + "'");
+                            "algorithm '" + c.algorithm + "' does not implement '"
+                                + CollectiveOpName(c.op) + "'");
         }
         WorkloadGroup g = MakeWorkloadGroup(c, gpus);
         for (const uint32_t r : g.ranks)
@@ -95,7 +96,7 @@ BuildWorkload(const ScenarioSpec& spec, uint32_t gpus, Workload& wl)
         const std::string problem = algo->Validate(g);
         if (!problem.empty())
         {
-            throw SpecError(c.where, c.algorithm + " " + c.op + ": " + problem);
+            throw SpecError(c.where, c.algorithm + " " + g.op + ": " + problem);
         }
         const uint32_t group = wl.AddGroup(g);
         WorkloadOp start;
@@ -337,7 +338,7 @@ StopWhenDone()
 
 /**
  * \brief Is straggler attribution on for this run (`attribution: enabled`: on, off, or auto =
- * on up to ScenarioSpec::ATTRIBUTION_AUTO_MAX_MESSAGES messages)?
+ * on up to ATTRIBUTION_AUTO_MAX_MESSAGES messages, ResolveAttribution())?
  * \param spec the scenario
  * \param workload the workload
  * \return true to keep a straggler ledger
@@ -345,23 +346,15 @@ StopWhenDone()
 bool
 AttributionOn(const ScenarioSpec& spec, const Workload& workload)
 {
-    if (spec.attribution == "off")
+    uint64_t messages = 0; // counted only where the setting depends on it
+    if (spec.attribution == AttributionSetting::AUTO)
     {
-        return false;
-    }
-    if (spec.attribution == "auto")
-    {
-        uint64_t messages = 0;
         for (const WorkloadOp& op : workload.GetOps())
         {
             messages += op.kind == WorkloadOp::SEND ? 1 : 0;
         }
-        if (messages > ScenarioSpec::ATTRIBUTION_AUTO_MAX_MESSAGES)
-        {
-            return false;
-        }
     }
-    return true;
+    return ResolveAttribution(spec.attribution, messages);
 }
 
 /// Trace lanes (tid) of RunResults::traceLanes.
@@ -792,7 +785,7 @@ MakeWorkloadGroup(const CollectiveSpec& c, uint32_t gpus)
 {
     WorkloadGroup g;
     g.name = c.name;
-    g.op = c.op;
+    g.op = CollectiveOpName(c.op);
     g.algorithm = c.algorithm;
     g.bytes = c.bytes;
     g.start = c.start;
@@ -875,24 +868,16 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
                         MemoryRefusal(memoryEstimate, memoryLimit, options.memoryLimitBytes > 0));
     }
     FabricBuildOptions build;
-    if (!build.routing.SetForwarding(spec.forwarding))
-    {
-        throw SpecError(spec.where, "unknown forwarding '" + spec.forwarding + "'");
-    }
-    const std::string routing = spec.topology.Is<DragonflyPlusSpec>()
+    build.routing.SetForwarding(spec.forwarding);
+    build.routing.SetPathChoice(spec.topology.Is<DragonflyPlusSpec>()
                                     ? spec.topology.As<DragonflyPlusSpec>().routing
-                                    : "minimal";
-    if (!build.routing.SetPathChoice(routing))
-    {
-        throw SpecError(spec.topology.where,
-                        "unknown routing '" + routing + "' (known: minimal, valiant, ugal)");
-    }
+                                    : PathChoice::MINIMAL);
     build.reliability = spec.reliability;
     build.transportAttributes = spec.transportAttributes;
     build.cellPackets = spec.cellPackets;
     build.cellPacketsWhere = spec.fidelityWhere;
-    const std::string cc = ResolveCongestionControl(spec.congestionControl, graph.GetProfiles());
-    if (cc == "dcqcn")
+    if (ResolveCongestionControl(spec.congestionControl, graph.GetProfiles())
+        == CongestionControlSetting::DCQCN)
     {
         ObjectFactory factory("ns3::Dcqcn");
         for (const auto& [name, value] : spec.dcqcnAttributes)
@@ -900,10 +885,6 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
             factory.Set(name, StringValue(value));
         }
         build.congestionControl = factory.Create<RdmaCongestionControl>();
-    }
-    else if (cc != "none")
-    {
-        throw SpecError(spec.where, "unknown congestion_control '" + cc + "'");
     }
     Fabric fabric = FabricBuilder::Build(graph, spec.topology.where, build);
     // Results from the devices, switches and transports: time series, counters, ports, and

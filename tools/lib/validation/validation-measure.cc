@@ -58,7 +58,7 @@ WithSize(const ScenarioSpec& s, int index, uint64_t bytes)
     ScenarioSpec one = s;
     CollectiveSpec& col = one.traffic.collectives[index];
     col.sweep = false;
-    if (col.op == "send-recv")
+    if (col.op == CollectiveOp::SEND_RECV)
     {
         for (auto& b : col.transferBytes)
         {

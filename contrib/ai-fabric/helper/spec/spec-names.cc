@@ -3,6 +3,8 @@
  */
 #include "spec-names.h"
 
+#include "ns3/abort.h"
+
 #include <utility>
 
 namespace ns3
@@ -30,6 +32,41 @@ SchedulerTable()
     return table;
 }
 
+/**
+ * \param names an enum's names, in the order of its values
+ * \param value a value
+ * \return its name
+ */
+template<class E>
+const std::string&
+NameIn(const std::vector<std::string>& names, E value)
+{
+    const auto i = static_cast<std::size_t>(value);
+    NS_ABORT_MSG_UNLESS(i < names.size(), "no name for setting " << i);
+    return names[i];
+}
+
+/**
+ * \param names an enum's names, in the order of its values
+ * \param name a name
+ * \param[out] value the value of that name, if known
+ * \return true if \p name is in \p names
+ */
+template<class E>
+bool
+ParseIn(const std::vector<std::string>& names, const std::string& name, E& value)
+{
+    for (std::size_t i = 0; i < names.size(); ++i)
+    {
+        if (names[i] == name)
+        {
+            value = static_cast<E>(i);
+            return true;
+        }
+    }
+    return false;
+}
+
 } // namespace
 
 const std::vector<std::string>&
@@ -46,10 +83,91 @@ ReliabilityNames()
     return names;
 }
 
-std::string
-ResolveCongestionControl(const std::string& setting, const std::vector<LinkProfile>& profiles)
+const std::vector<std::string>&
+ForwardingNames()
 {
-    if (setting != "auto")
+    static const std::vector<std::string> names = {"ecmp", "spray", "adaptive"};
+    return names;
+}
+
+const std::vector<std::string>&
+PathChoiceNames()
+{
+    static const std::vector<std::string> names = {"minimal", "valiant", "ugal"};
+    return names;
+}
+
+const std::vector<std::string>&
+AttributionNames()
+{
+    static const std::vector<std::string> names = {"auto", "on", "off"};
+    return names;
+}
+
+const std::string&
+SpecName(CongestionControlSetting setting)
+{
+    return NameIn(CongestionControlNames(), setting);
+}
+
+const std::string&
+SpecName(ReliabilitySetting setting)
+{
+    return NameIn(ReliabilityNames(), setting);
+}
+
+const std::string&
+SpecName(ForwardingMode setting)
+{
+    return NameIn(ForwardingNames(), setting);
+}
+
+const std::string&
+SpecName(PathChoice setting)
+{
+    return NameIn(PathChoiceNames(), setting);
+}
+
+const std::string&
+SpecName(AttributionSetting setting)
+{
+    return NameIn(AttributionNames(), setting);
+}
+
+bool
+ParseSpecName(const std::string& name, CongestionControlSetting& setting)
+{
+    return ParseIn(CongestionControlNames(), name, setting);
+}
+
+bool
+ParseSpecName(const std::string& name, ReliabilitySetting& setting)
+{
+    return ParseIn(ReliabilityNames(), name, setting);
+}
+
+bool
+ParseSpecName(const std::string& name, ForwardingMode& setting)
+{
+    return ParseIn(ForwardingNames(), name, setting);
+}
+
+bool
+ParseSpecName(const std::string& name, PathChoice& setting)
+{
+    return ParseIn(PathChoiceNames(), name, setting);
+}
+
+bool
+ParseSpecName(const std::string& name, AttributionSetting& setting)
+{
+    return ParseIn(AttributionNames(), name, setting);
+}
+
+CongestionControlSetting
+ResolveCongestionControl(CongestionControlSetting setting, const std::vector<LinkProfile>& profiles)
+{
+    if (setting != CongestionControlSetting::AUTO)
     {
         return setting;
     }
@@ -57,16 +175,16 @@ ResolveCongestionControl(const std::string& setting, const std::vector<LinkProfi
     {
         if (p.ecnKmin > 0)
         {
-            return "dcqcn"; // the links mark ECN: RoCEv2 runs DCQCN
+            return CongestionControlSetting::DCQCN; // the links mark ECN: RoCEv2 runs DCQCN
         }
     }
-    return "none";
+    return CongestionControlSetting::NONE;
 }
 
-std::string
-ResolveReliability(const std::string& setting, const std::vector<LinkProfile>& profiles)
+ReliabilitySetting
+ResolveReliability(ReliabilitySetting setting, const std::vector<LinkProfile>& profiles)
 {
-    if (setting != "auto")
+    if (setting != ReliabilitySetting::AUTO)
     {
         return setting;
     }
@@ -74,10 +192,52 @@ ResolveReliability(const std::string& setting, const std::vector<LinkProfile>& p
     {
         if (p.flowControl == LinkProfile::FlowControl::NONE)
         {
-            return "go-back-n";
+            return ReliabilitySetting::GO_BACK_N;
         }
     }
-    return "none";
+    return ReliabilitySetting::NONE;
+}
+
+bool
+ResolveAttribution(AttributionSetting setting, uint64_t messages)
+{
+    if (setting == AttributionSetting::AUTO)
+    {
+        return messages <= ATTRIBUTION_AUTO_MAX_MESSAGES;
+    }
+    return setting == AttributionSetting::ON;
+}
+
+std::string
+ForwardingTypeName(ForwardingMode mode)
+{
+    switch (mode)
+    {
+        case ForwardingMode::ECMP:
+            return "ns3::EcmpRouting"; // model/routing/ecmp-routing.h
+        case ForwardingMode::SPRAY:
+            return "ns3::SprayRouting"; // model/routing/spray-routing.h
+        case ForwardingMode::ADAPTIVE:
+            return "ns3::AdaptiveRouting"; // model/routing/adaptive-routing.h
+    }
+    NS_ABORT_MSG("unknown forwarding mode " << static_cast<int>(mode));
+    return "";
+}
+
+std::string
+PathChoiceTypeName(PathChoice choice)
+{
+    switch (choice)
+    {
+        case PathChoice::MINIMAL:
+            return ""; // the shortest paths are the minimal ones
+        case PathChoice::VALIANT:
+            return "ns3::ValiantRouting"; // model/routing/valiant-routing.h
+        case PathChoice::UGAL:
+            return "ns3::UgalRouting"; // model/routing/ugal-routing.h
+    }
+    NS_ABORT_MSG("unknown path choice " << static_cast<int>(choice));
+    return "";
 }
 
 const std::vector<std::string>&

@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/link-profile.h"
 #include "ns3/spec-error.h"
+#include "ns3/spec-names.h"
 
 #include <cstdint>
 #include <optional>
@@ -141,13 +142,13 @@ struct DragonflyPlusSpec
 {
     static constexpr const char* KIND = "dragonfly-plus"; //!< the kind's name
 
-    uint32_t groups{0};              //!< groups
-    uint32_t leavesPerGroup{0};      //!< leaves per group
-    uint32_t spinesPerGroup{0};      //!< spines per group
-    uint32_t gpusPerLeaf{0};         //!< GPUs (hosts) per leaf
-    uint32_t globalLinksPerSpine{0}; //!< global links per spine
-    std::optional<uint32_t> radix;   //!< switch ports, only checked
-    std::string routing{"minimal"};  //!< path choice between groups: minimal, valiant or ugal
+    uint32_t groups{0};                      //!< groups
+    uint32_t leavesPerGroup{0};              //!< leaves per group
+    uint32_t spinesPerGroup{0};              //!< spines per group
+    uint32_t gpusPerLeaf{0};                 //!< GPUs (hosts) per leaf
+    uint32_t globalLinksPerSpine{0};         //!< global links per spine
+    std::optional<uint32_t> radix;           //!< switch ports, only checked
+    PathChoice routing{PathChoice::MINIMAL}; //!< path choice between groups (`routing:`)
 };
 
 /**

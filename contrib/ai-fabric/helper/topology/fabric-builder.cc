@@ -332,10 +332,11 @@ FabricBuilder::Build(const FabricGraph& graph,
 
     // A drop anywhere needs end-to-end recovery, so one lossy link makes every
     // transport use go-back-N; the setting must be the same at all endpoints.
-    const std::string reliability = ResolveReliability(options.reliability, graph.GetProfiles());
+    const ReliabilitySetting reliability
+        = ResolveReliability(options.reliability, graph.GetProfiles());
     // One recovery prototype; every transport forks its own.
     ObjectFactory recoveryFactory;
-    recoveryFactory.SetTypeId(RdmaRecoveryTypeId(reliability));
+    recoveryFactory.SetTypeId(RdmaRecoveryTypeId(SpecName(reliability)));
     for (const auto& [name, value] : options.transportAttributes)
     {
         recoveryFactory.Set(name, StringValue(value));

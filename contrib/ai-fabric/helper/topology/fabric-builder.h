@@ -13,6 +13,7 @@
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-transport.h"
 #include "ns3/spec-error.h"
+#include "ns3/spec-names.h"
 
 #include <cstdint>
 #include <string>
@@ -51,9 +52,9 @@ struct FabricBuildOptions
     /// The switches' routing strategies (default: ECMP everywhere).
     FabricRoutingHelper routing;
     int64_t stream{0}; //!< first ns-3 random stream index for the fabric's random choices
-    /// Transport reliability: "auto" (go-back-n if any link is lossy, else none),
-    /// "none" or "go-back-n".
-    std::string reliability{"auto"};
+    /// Transport reliability; AUTO is resolved by ResolveReliability() (go-back-N if any
+    /// link is lossy, else none).
+    ReliabilitySetting reliability{ReliabilitySetting::AUTO};
     /// Congestion-control prototype forked per queue pair (e.g. a configured
     /// ns3::Dcqcn); null: none (line rate).
     Ptr<RdmaCongestionControl> congestionControl;

@@ -10,6 +10,7 @@
 #include "ns3/fabric-routing.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/log.h"
+#include "ns3/spec-names.h"
 #include "ns3/type-id.h"
 
 #include <algorithm>
@@ -23,27 +24,6 @@ NS_LOG_COMPONENT_DEFINE("FabricRoutingHelper");
 
 namespace
 {
-
-/// A scenario name and the strategy type it selects ("": none).
-struct RoutingName
-{
-    const char* name; //!< the YAML name
-    const char* type; //!< the TypeId name
-};
-
-/// `forwarding:` names.
-constexpr RoutingName FORWARDING[] = {
-    {"ecmp", "ns3::EcmpRouting"},
-    {"spray", "ns3::SprayRouting"},
-    {"adaptive", "ns3::AdaptiveRouting"},
-};
-
-/// A Dragonfly+ topology's `routing:` names (minimal: no group strategy).
-constexpr RoutingName PATH_CHOICE[] = {
-    {"minimal", ""},
-    {"valiant", "ns3::ValiantRouting"},
-    {"ugal", "ns3::UgalRouting"},
-};
 
 /**
  * \param graph a fabric's graph
@@ -75,36 +55,45 @@ FabricRoutingHelper::FabricRoutingHelper()
     m_routing.SetTypeId("ns3::EcmpRouting");
 }
 
+void
+FabricRoutingHelper::SetForwarding(ForwardingMode mode)
+{
+    SetRouting(ForwardingTypeName(mode));
+}
+
 bool
 FabricRoutingHelper::SetForwarding(const std::string& name)
 {
-    for (const RoutingName& r : FORWARDING)
+    ForwardingMode mode = ForwardingMode::ECMP;
+    if (!ParseSpecName(name, mode))
     {
-        if (name == r.name)
-        {
-            SetRouting(r.type);
-            return true;
-        }
+        return false;
     }
-    return false;
+    SetForwarding(mode);
+    return true;
+}
+
+void
+FabricRoutingHelper::SetPathChoice(PathChoice choice)
+{
+    m_hasGroupRouting = false;
+    const std::string type = PathChoiceTypeName(choice);
+    if (!type.empty())
+    {
+        SetGroupRouting(type);
+    }
 }
 
 bool
 FabricRoutingHelper::SetPathChoice(const std::string& name)
 {
-    for (const RoutingName& r : PATH_CHOICE)
+    PathChoice choice = PathChoice::MINIMAL;
+    if (!ParseSpecName(name, choice))
     {
-        if (name == r.name)
-        {
-            m_hasGroupRouting = false;
-            if (*r.type != '\0')
-            {
-                SetGroupRouting(r.type);
-            }
-            return true;
-        }
+        return false;
     }
-    return false;
+    SetPathChoice(choice);
+    return true;
 }
 
 Ptr<FabricRouting>

@@ -7,6 +7,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/ptr.h"
 #include "ns3/spec-error.h"
+#include "ns3/spec-names.h"
 
 #include <string>
 #include <utility>
@@ -61,16 +62,29 @@ class FabricRoutingHelper
     void SetGroupRouting(const std::string& type, Ts&&... args);
 
     /**
-     * \brief Select the strategy by a scenario's `forwarding:` name.
+     * \brief Select the strategy by a scenario's `forwarding:` (ForwardingTypeName()).
+     * \param mode the forwarding mode
+     */
+    void SetForwarding(ForwardingMode mode);
+
+    /**
+     * \brief Select the strategy by a scenario's `forwarding:` name (ForwardingNames()).
      * \param name "ecmp", "spray" or "adaptive"
      * \return false if the name is unknown
      */
     bool SetForwarding(const std::string& name);
 
     /**
-     * \brief Select the path choice between groups by a Dragonfly+ topology's `routing:` name.
-     * \param name "minimal" (no group strategy: the shortest paths are the minimal ones),
-     *        "valiant" or "ugal"
+     * \brief Select the path choice between groups by a Dragonfly+ topology's `routing:`
+     * (PathChoiceTypeName(); minimal: no group strategy, the shortest paths are the minimal
+     * ones).
+     * \param choice the path choice
+     */
+    void SetPathChoice(PathChoice choice);
+
+    /**
+     * \brief Select the path choice between groups by its name (PathChoiceNames()).
+     * \param name "minimal", "valiant" or "ugal"
      * \return false if the name is unknown
      */
     bool SetPathChoice(const std::string& name);
