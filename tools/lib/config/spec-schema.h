@@ -10,6 +10,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -38,6 +39,9 @@ struct SpecKey
     std::string doc;                               //!< what the key means, for docs
     std::function<void(const Field&, Spec&)> read; //!< reads the value into its member(s)
     std::vector<std::string> kinds{}; //!< the kinds that take the key; empty = every kind
+    /// What ReadKeys() does when the key is not given (a default that depends on other
+    /// keys, or a "needs" error), in table order; null: nothing.
+    std::function<void(Spec&)> absent{};
 
     /**
      * \param only the kinds that take the key
@@ -47,6 +51,17 @@ struct SpecKey
     {
         SpecKey k = *this;
         k.kinds = only;
+        return k;
+    }
+
+    /**
+     * \param onAbsent what to do when the key is not given
+     * \return this key, with \p onAbsent as its absent hook
+     */
+    SpecKey WhenAbsent(std::function<void(Spec&)> onAbsent) const
+    {
+        SpecKey k = *this;
+        k.absent = std::move(onAbsent);
         return k;
     }
 };
@@ -61,6 +76,31 @@ enum class Zero
     ALLOWED,  //!< 0 is a valid value
     REJECTED, //!< the value must be greater than 0
 };
+
+/**
+ * \brief Read a mapping's keys in table order: each key given is read, each key left out
+ * runs its absent hook. The table's order is the reading order, so the first error a
+ * file has is the first in table order.
+ * \param table the schema table
+ * \param fields the mapping's fields (Mapping::Fields(), FieldsOf())
+ * \param spec what the keys fill
+ */
+template<class Spec>
+void
+ReadKeys(const SpecTable<Spec>& table, const std::vector<Field>& fields, Spec& spec)
+{
+    for (const auto& k : table)
+    {
+        if (const Field* f = FindField(fields, k.key))
+        {
+            k.read(*f, spec);
+        }
+        else if (k.absent)
+        {
+            k.absent(spec);
+        }
+    }
+}
 
 /**
  * \param zero whether zero is allowed

@@ -54,6 +54,56 @@ const SpecTable<AttributeList>& DcqcnKeys();
  */
 const SpecTable<AttributeList>& TransportKeys();
 
+struct SweepFileReading;
+struct SweepParameterReading;
+struct SweepMetricReading;
+struct ValidationFileReading;
+struct ValidationCaseReading;
+struct ValidationRunReading;
+
+/**
+ * \ingroup ai-fabric
+ * \brief The schema of a sweep file (ReadSweepFile(), docs/sweep.md), in reading order.
+ * \return the table
+ */
+const SpecTable<SweepFileReading>& SweepFileKeys();
+
+/**
+ * \ingroup ai-fabric
+ * \brief The schema of one entry of a sweep file's `parameters`.
+ * \return the table
+ */
+const SpecTable<SweepParameterReading>& SweepParameterKeys();
+
+/**
+ * \ingroup ai-fabric
+ * \brief The schema of one entry of a sweep file's `metrics`.
+ * \return the table
+ */
+const SpecTable<SweepMetricReading>& SweepMetricKeys();
+
+/**
+ * \ingroup ai-fabric
+ * \brief The schema of a validation case file (ReadValidationCaseFile(),
+ * docs/validation.md), in reading order.
+ * \return the table
+ */
+const SpecTable<ValidationFileReading>& ValidationFileKeys();
+
+/**
+ * \ingroup ai-fabric
+ * \brief The schema of one validation case, in reading order.
+ * \return the table
+ */
+const SpecTable<ValidationCaseReading>& ValidationCaseKeys();
+
+/**
+ * \ingroup ai-fabric
+ * \brief The schema of one entry of a validation case's `runs`.
+ * \return the table
+ */
+const SpecTable<ValidationRunReading>& ValidationRunKeys();
+
 /**
  * \ingroup ai-fabric
  * \brief Write the key reference generated from the schema tables (docs/keys.md; the

@@ -340,7 +340,25 @@ Mapping::Mapping(const YAML::Node& node,
 const Field*
 Mapping::Find(const std::string& key) const
 {
-    for (const auto& f : m_fields)
+    return FindField(m_fields, key);
+}
+
+std::vector<Field>
+FieldsOf(const YAML::Node& map, const std::string& file)
+{
+    std::vector<Field> fields;
+    for (auto it = map.begin(); it != map.end(); ++it)
+    {
+        fields.push_back(
+            Field{it->first.IsScalar() ? it->first.Scalar() : "", it->first, it->second, file});
+    }
+    return fields;
+}
+
+const Field*
+FindField(const std::vector<Field>& fields, const std::string& key)
+{
+    for (const auto& f : fields)
     {
         if (f.key == key)
         {

@@ -180,6 +180,23 @@ class Mapping
 };
 
 /**
+ * \brief The fields of a mapping node, in file order, with no check: for a reader that
+ * words its own key errors (the sweep and validation-case readers check the keys with
+ * their own messages first). A key that is no scalar has the key "".
+ * \param map the node, a mapping
+ * \param file the file it came from
+ * \return its fields
+ */
+std::vector<Field> FieldsOf(const YAML::Node& map, const std::string& file);
+
+/**
+ * \param fields fields
+ * \param key a key
+ * \return the first field with that key, or nullptr
+ */
+const Field* FindField(const std::vector<Field>& fields, const std::string& key);
+
+/**
  * \param f a field
  * \param expected what the value should be, for the message ("a string", "an integer")
  * \return the scalar's text

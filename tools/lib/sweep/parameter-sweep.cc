@@ -4,6 +4,8 @@
 #include "parameter-sweep.h"
 
 #include "config/scenario-spec.h"
+#include "config/spec-schema.h"
+#include "config/spec-tables.h"
 #include "config/spec-toolkit.h"
 #include "config/yaml-scenario-reader.h"
 #include "output/atomic-file.h"
@@ -482,25 +484,6 @@ CheckKeys(const YAML::Node& map,
     }
 }
 
-/// \return a required scalar of \p map
-YAML::Node
-RequireScalar(const YAML::Node& map,
-              const std::string& key,
-              const std::string& file,
-              const std::string& what)
-{
-    const YAML::Node v = map[key];
-    if (!v)
-    {
-        throw SpecError(At(file, map.Mark()), what + " needs '" + key + "'");
-    }
-    if (!v.IsScalar() || v.Scalar().empty())
-    {
-        throw SpecError(At(file, v.Mark()), "'" + key + "' must be a non-empty text");
-    }
-    return v;
-}
-
 /// \return the status word of a child's wait status
 std::string
 StatusText(int waitStatus, int& exitCode)
@@ -562,6 +545,351 @@ Short(double v)
 }
 
 } // namespace
+
+namespace spec
+{
+
+/// What the keys of a sweep file read into (ReadSweepFile()).
+struct SweepFileReading
+{
+    std::string path;                            //!< the sweep file
+    SpecLocation where;                          //!< its top-level mapping
+    SweepPlan plan;                              //!< the plan so far (no points yet)
+    ScenarioSpec base;                           //!< the base scenario, read
+    YAML::Node inlined;                          //!< the base scenario, inlined
+    std::vector<std::vector<YAML::Node>> values; //!< per parameter, its values (inlined)
+    std::vector<std::vector<PathStep>> steps;    //!< per parameter, its key path
+};
+
+/// What the keys of one entry of `parameters` read into.
+struct SweepParameterReading
+{
+    SweepFileReading* file{nullptr}; //!< the sweep file
+    SpecLocation where;              //!< the entry
+    SweepParameter parameter;        //!< the parameter so far
+    std::vector<YAML::Node> values;  //!< its values (a section file inlined)
+};
+
+/// What the keys of one entry of `metrics` read into.
+struct SweepMetricReading
+{
+    const SweepFileReading* file{nullptr}; //!< the sweep file
+    SpecLocation where;                    //!< the entry
+    SweepMetric metric;                    //!< the metric so far
+};
+
+namespace
+{
+
+/**
+ * \param f a field
+ * \return its value, a non-empty scalar
+ * \throws SpecError at the value otherwise
+ */
+std::string
+SweepText(const Field& f)
+{
+    if (!f.value.IsScalar() || f.value.Scalar().empty())
+    {
+        throw SpecError(At(f.file, f.value.Mark()), "'" + f.key + "' must be a non-empty text");
+    }
+    return f.value.Scalar();
+}
+
+/**
+ * \param where the mapping
+ * \param what the mapping in words ("the sweep file", "a parameter")
+ * \param key the missing key
+ * \return the "needs" error of a required key
+ */
+SpecError
+SweepNeeds(const SpecLocation& where, const std::string& what, const std::string& key)
+{
+    return SpecError(where, what + " needs '" + key + "'");
+}
+
+/// Largest `jobs`.
+constexpr uint64_t MAX_SWEEP_JOBS = 1024;
+
+} // namespace
+
+const SpecTable<SweepParameterReading>&
+SweepParameterKeys()
+{
+    using R = SweepParameterReading;
+    static const SpecTable<R> keys = {
+        CustomKey<R>("key",
+                     "key path such as `topology.oversubscription`",
+                     "a key of the base scenario",
+                     "what the parameter sets: a path of keys and [indices] into the base "
+                     "scenario, its topology and traffic inlined",
+                     [](const Field& f, R& r) {
+                         SweepParameter& sp = r.parameter;
+                         sp.key = SweepText(f);
+                         sp.where = At(f.file, f.value.Mark());
+                         for (const auto& other : r.file->plan.parameters)
+                         {
+                             if (other.key == sp.key)
+                             {
+                                 throw SpecError(sp.where,
+                                                 "parameter '" + sp.key
+                                                     + "' is already swept at line "
+                                                     + std::to_string(other.where.line));
+                             }
+                         }
+                         try
+                         {
+                             r.file->steps.push_back(ParseKeyPath(sp.key));
+                         }
+                         catch (const std::invalid_argument& e)
+                         {
+                             throw SpecError(sp.where, "bad key path: " + std::string(e.what()));
+                         }
+                     })
+            .WhenAbsent([](R& r) { throw SweepNeeds(r.where, "a parameter", "key"); }),
+        CustomKey<R>(
+            "values",
+            "list of YAML values",
+            "not empty, distinct",
+            "the values, in order; for `topology` or `traffic`, a file path (relative to the "
+            "sweep file) or a mapping",
+            [](const Field& f, R& r) {
+                SweepParameter& sp = r.parameter;
+                const YAML::Node& v = f.value;
+                if (!v.IsSequence() || v.size() == 0)
+                {
+                    throw SpecError(At(f.file, v.Mark()),
+                                    "'values' of '" + sp.key + "' must be a non-empty list");
+                }
+                std::set<std::string> seen;
+                const bool section = sp.key == "topology" || sp.key == "traffic";
+                const fs::path sweepDir = fs::path(r.file->path).parent_path();
+                for (const YAML::Node& value : v)
+                {
+                    YAML::Node use = value;
+                    const SpecLocation vw = At(f.file, value.Mark());
+                    if (section && value.IsScalar())
+                    {
+                        // A topology or traffic file, relative to the sweep file: inline it.
+                        const std::string file
+                            = (sweepDir / value.Scalar()).lexically_normal().string();
+                        use.reset(LoadSection(file, vw));
+                    }
+                    const std::string label = Label(value);
+                    if (!seen.insert(label).second)
+                    {
+                        throw SpecError(vw,
+                                        "value '" + label + "' of '" + sp.key
+                                            + "' is listed twice");
+                    }
+                    sp.labels.push_back(label);
+                    sp.values.push_back(Emit(use));
+                    sp.valueWhere.push_back(vw);
+                    r.values.push_back(use);
+                }
+            })
+            .WhenAbsent([](R& r) {
+                throw SpecError(r.where, "parameter '" + r.parameter.key + "' needs 'values'");
+            }),
+    };
+    return keys;
+}
+
+const SpecTable<SweepMetricReading>&
+SweepMetricKeys()
+{
+    using R = SweepMetricReading;
+    static const SpecTable<R> keys = {
+        CustomKey<R>("name",
+                     "text",
+                     "letters, digits, `_`, `.` and `-`; unique",
+                     "the column's name (default: the path, other characters replaced by `_`)",
+                     [](const Field& f, R& r) {
+                         r.metric.name = SweepText(f);
+                         if (ColumnName(r.metric.name) != r.metric.name)
+                         {
+                             throw SpecError(At(f.file, f.value.Mark()),
+                                             "a metric name may hold letters, digits, _ . and -, "
+                                             "not '"
+                                                 + r.metric.name + "'");
+                         }
+                     }),
+        CustomKey<R>("path",
+                     "JSON path such as `collectives[0].busbw_GBps`",
+                     "",
+                     "the value's path in each point's summary.json",
+                     [](const Field& f, R& r) {
+                         r.metric.path = SweepText(f);
+                         r.metric.where = At(f.file, f.value.Mark());
+                         try
+                         {
+                             ParseKeyPath(r.metric.path);
+                         }
+                         catch (const std::invalid_argument& e)
+                         {
+                             throw SpecError(r.metric.where,
+                                             "bad JSON path: " + std::string(e.what()));
+                         }
+                     })
+            .WhenAbsent([](R& r) { throw SweepNeeds(r.where, "a metric", "path"); }),
+    };
+    return keys;
+}
+
+const SpecTable<SweepFileReading>&
+SweepFileKeys()
+{
+    using R = SweepFileReading;
+    static const SpecTable<R> keys = {
+        CustomKey<R>("name",
+                     "text",
+                     "not empty",
+                     "the sweep's name (default: the file's stem)",
+                     [](const Field& f, R& r) { r.plan.name = SweepText(f); })
+            .WhenAbsent([](R& r) { r.plan.name = fs::path(r.path).stem().string(); }),
+        CustomKey<R>("base",
+                     "path",
+                     "a scenario file",
+                     "the base scenario, relative to the sweep file; every point is it with the "
+                     "parameters set (read first, as `ai-fabric run` reads it)",
+                     [](const Field& f, R& r) {
+                         const std::string base = SweepText(f);
+                         const SpecLocation baseWhere = At(f.file, f.value.Mark());
+                         r.plan.baseFile
+                             = (fs::path(r.path).parent_path() / base).lexically_normal().string();
+                         std::error_code ec;
+                         if (!fs::is_regular_file(r.plan.baseFile, ec))
+                         {
+                             throw SpecError(
+                                 baseWhere,
+                                 "base: cannot open scenario file '" + r.plan.baseFile
+                                     + "': no such file (the path is relative to the sweep "
+                                       "file)");
+                         }
+                         // Read as 'run' would (its own errors name its own lines).
+                         r.base = ReadScenarioFile(r.plan.baseFile);
+                         r.inlined = InlineScenario(r.plan.baseFile);
+                     })
+            .WhenAbsent([](R& r) { throw SweepNeeds(r.where, "the sweep file", "base"); }),
+        CustomKey<R>(
+            "parameters",
+            "list of mappings (`key`, `values`)",
+            "not empty; at most " + std::to_string(MAX_POINTS) + " points in all",
+            "the grid: every combination of one value per parameter is a point",
+            [](const Field& f, R& r) {
+                const YAML::Node& params = f.value;
+                if (!params.IsSequence() || params.size() == 0)
+                {
+                    throw SpecError(At(f.file, params.Mark()),
+                                    "'parameters' must be a non-empty list of {key: PATH, "
+                                    "values: [...]}");
+                }
+                std::size_t total = 1;
+                for (const YAML::Node& p : params)
+                {
+                    if (!p.IsMap())
+                    {
+                        throw SpecError(At(f.file, p.Mark()),
+                                        "a parameter must be a mapping {key: PATH, values: "
+                                        "[...]}");
+                    }
+                    CheckKeys(p, f.file, "a parameter", KeyNames(SweepParameterKeys()));
+                    SweepParameterReading entry;
+                    entry.file = &r;
+                    entry.where = At(f.file, p.Mark());
+                    ReadKeys(SweepParameterKeys(), FieldsOf(p, f.file), entry);
+                    SweepParameter& sp = entry.parameter;
+                    try
+                    {
+                        SetPath(YAML::Clone(r.inlined), r.steps.back(), entry.values.front());
+                    }
+                    catch (const std::invalid_argument& e)
+                    {
+                        throw SpecError(sp.where,
+                                        "key path '" + sp.key + "' does not fit the base scenario '"
+                                            + r.plan.baseFile + "': " + e.what());
+                    }
+                    total *= entry.values.size();
+                    if (total > MAX_POINTS)
+                    {
+                        throw SpecError(At(f.file, p["values"].Mark()),
+                                        "the grid has more than " + std::to_string(MAX_POINTS)
+                                            + " points");
+                    }
+                    r.values.push_back(entry.values);
+                    r.plan.parameters.push_back(sp);
+                }
+            })
+            .WhenAbsent([](R& r) { throw SweepNeeds(r.where, "the sweep file", "parameters"); }),
+        CustomKey<R>("metrics",
+                     "list of mappings (`name`, `path`)",
+                     "not empty",
+                     "the CSV's columns, read from each point's summary.json (default: the "
+                     "collectives' times and bus bandwidths or the training step, docs/sweep.md)",
+                     [](const Field& f, R& r) {
+                         const YAML::Node& ms = f.value;
+                         if (!ms.IsSequence() || ms.size() == 0)
+                         {
+                             throw SpecError(At(f.file, ms.Mark()),
+                                             "'metrics' must be a non-empty list of {name: NAME, "
+                                             "path: JSON.PATH}");
+                         }
+                         for (const YAML::Node& m : ms)
+                         {
+                             if (!m.IsMap())
+                             {
+                                 throw SpecError(At(f.file, m.Mark()),
+                                                 "a metric must be a mapping {name: NAME, path: "
+                                                 "JSON.PATH}");
+                             }
+                             CheckKeys(m, f.file, "a metric", KeyNames(SweepMetricKeys()));
+                             SweepMetricReading entry;
+                             entry.file = &r;
+                             entry.where = At(f.file, m.Mark());
+                             ReadKeys(SweepMetricKeys(), FieldsOf(m, f.file), entry);
+                             SweepMetric& sm = entry.metric;
+                             if (sm.name.empty())
+                             {
+                                 sm.name = ColumnName(sm.path);
+                             }
+                             for (const auto& other : r.plan.metrics)
+                             {
+                                 if (other.name == sm.name)
+                                 {
+                                     throw SpecError(sm.where,
+                                                     "metric name '" + sm.name
+                                                         + "' is used twice (line "
+                                                         + std::to_string(other.where.line) + ")");
+                                 }
+                             }
+                             r.plan.metrics.push_back(sm);
+                         }
+                     })
+            .WhenAbsent([](R& r) {
+                r.plan.metrics = DefaultMetrics(r.base, r.path);
+                r.plan.defaultMetrics = true;
+            }),
+        CustomKey<R>("jobs",
+                     "integer",
+                     "1 to " + std::to_string(MAX_SWEEP_JOBS),
+                     "points run at once (default: the number of online cores; --jobs wins)",
+                     [](const Field& f, R& r) {
+                         const YAML::Node& j = f.value;
+                         const std::string t = j.IsScalar() ? j.Scalar() : "";
+                         if (t.empty() || t.size() > 4
+                             || t.find_first_not_of("0123456789") != std::string::npos
+                             || std::stoul(t) < 1 || std::stoul(t) > MAX_SWEEP_JOBS)
+                         {
+                             throw SpecError(At(f.file, j.Mark()),
+                                             "'jobs' must be an integer from 1 to 1024");
+                         }
+                         r.plan.jobs = static_cast<uint32_t>(std::stoul(t));
+                     }),
+    };
+    return keys;
+}
+
+} // namespace spec
 
 std::vector<std::vector<uint32_t>>
 ExpandGrid(const std::vector<uint32_t>& counts)
@@ -678,194 +1006,17 @@ ReadSweepFile(const std::string& path)
                         "the sweep file must be a mapping with 'base' and 'parameters' (and "
                         "optionally name, metrics, jobs)");
     }
-    CheckKeys(root, path, "the sweep file", {"name", "base", "parameters", "metrics", "jobs"});
+    CheckKeys(root, path, "the sweep file", spec::KeyNames(spec::SweepFileKeys()));
 
-    SweepPlan plan;
-    plan.file = path;
-    plan.name = root["name"] ? RequireScalar(root, "name", path, "the sweep").Scalar()
-                             : fs::path(path).stem().string();
-
-    // The base scenario: read it as 'run' would (its own errors name its own lines).
-    const YAML::Node baseNode = RequireScalar(root, "base", path, "the sweep file");
-    const SpecLocation baseWhere = At(path, baseNode.Mark());
-    plan.baseFile = (fs::path(path).parent_path() / baseNode.Scalar()).lexically_normal().string();
-    if (!fs::is_regular_file(plan.baseFile, ec))
-    {
-        throw SpecError(baseWhere,
-                        "base: cannot open scenario file '" + plan.baseFile
-                            + "': no such file (the path is relative to the sweep file)");
-    }
-    const ScenarioSpec base = ReadScenarioFile(plan.baseFile);
-    const YAML::Node inlined = InlineScenario(plan.baseFile);
-    const fs::path sweepDir = fs::path(path).parent_path();
-
-    if (const YAML::Node j = root["jobs"])
-    {
-        const std::string t = j.IsScalar() ? j.Scalar() : "";
-        if (t.empty() || t.size() > 4 || t.find_first_not_of("0123456789") != std::string::npos
-            || std::stoul(t) < 1 || std::stoul(t) > 1024)
-        {
-            throw SpecError(At(path, j.Mark()), "'jobs' must be an integer from 1 to 1024");
-        }
-        plan.jobs = static_cast<uint32_t>(std::stoul(t));
-    }
-
-    // Parameters: a key path each, checked against the inlined base with its first value.
-    const YAML::Node params = root["parameters"];
-    if (!params)
-    {
-        throw SpecError(At(path, root.Mark()), "the sweep file needs 'parameters'");
-    }
-    if (!params.IsSequence() || params.size() == 0)
-    {
-        throw SpecError(At(path, params.Mark()),
-                        "'parameters' must be a non-empty list of {key: PATH, values: [...]}");
-    }
-    std::vector<std::vector<YAML::Node>> values;
-    std::vector<std::vector<PathStep>> steps;
-    std::size_t total = 1;
-    for (const YAML::Node& p : params)
-    {
-        if (!p.IsMap())
-        {
-            throw SpecError(At(path, p.Mark()),
-                            "a parameter must be a mapping {key: PATH, values: [...]}");
-        }
-        CheckKeys(p, path, "a parameter", {"key", "values"});
-        SweepParameter sp;
-        const YAML::Node k = RequireScalar(p, "key", path, "a parameter");
-        sp.key = k.Scalar();
-        sp.where = At(path, k.Mark());
-        for (const auto& other : plan.parameters)
-        {
-            if (other.key == sp.key)
-            {
-                throw SpecError(sp.where,
-                                "parameter '" + sp.key + "' is already swept at line "
-                                    + std::to_string(other.where.line));
-            }
-        }
-        try
-        {
-            steps.push_back(ParseKeyPath(sp.key));
-        }
-        catch (const std::invalid_argument& e)
-        {
-            throw SpecError(sp.where, "bad key path: " + std::string(e.what()));
-        }
-        const YAML::Node v = p["values"];
-        if (!v)
-        {
-            throw SpecError(At(path, p.Mark()), "parameter '" + sp.key + "' needs 'values'");
-        }
-        if (!v.IsSequence() || v.size() == 0)
-        {
-            throw SpecError(At(path, v.Mark()),
-                            "'values' of '" + sp.key + "' must be a non-empty list");
-        }
-        std::vector<YAML::Node> vs;
-        std::set<std::string> seen;
-        const bool section = sp.key == "topology" || sp.key == "traffic";
-        for (const YAML::Node& value : v)
-        {
-            YAML::Node use = value;
-            const SpecLocation vw = At(path, value.Mark());
-            if (section && value.IsScalar())
-            {
-                // A topology or traffic file, relative to the sweep file: inline it.
-                const std::string file = (sweepDir / value.Scalar()).lexically_normal().string();
-                use.reset(LoadSection(file, vw));
-            }
-            const std::string label = Label(value);
-            if (!seen.insert(label).second)
-            {
-                throw SpecError(vw, "value '" + label + "' of '" + sp.key + "' is listed twice");
-            }
-            sp.labels.push_back(label);
-            sp.values.push_back(Emit(use));
-            sp.valueWhere.push_back(vw);
-            vs.push_back(use);
-        }
-        try
-        {
-            SetPath(YAML::Clone(inlined), steps.back(), vs.front());
-        }
-        catch (const std::invalid_argument& e)
-        {
-            throw SpecError(sp.where,
-                            "key path '" + sp.key + "' does not fit the base scenario '"
-                                + plan.baseFile + "': " + e.what());
-        }
-        total *= vs.size();
-        if (total > MAX_POINTS)
-        {
-            throw SpecError(At(path, v.Mark()),
-                            "the grid has more than " + std::to_string(MAX_POINTS) + " points");
-        }
-        values.push_back(vs);
-        plan.parameters.push_back(sp);
-    }
-
-    // Metrics: given, or the defaults for the base's traffic.
-    if (const YAML::Node ms = root["metrics"])
-    {
-        if (!ms.IsSequence() || ms.size() == 0)
-        {
-            throw SpecError(At(path, ms.Mark()),
-                            "'metrics' must be a non-empty list of {name: NAME, path: JSON.PATH}");
-        }
-        for (const YAML::Node& m : ms)
-        {
-            if (!m.IsMap())
-            {
-                throw SpecError(At(path, m.Mark()),
-                                "a metric must be a mapping {name: NAME, path: JSON.PATH}");
-            }
-            CheckKeys(m, path, "a metric", {"name", "path"});
-            SweepMetric sm;
-            const YAML::Node p = RequireScalar(m, "path", path, "a metric");
-            sm.path = p.Scalar();
-            sm.where = At(path, p.Mark());
-            try
-            {
-                ParseKeyPath(sm.path);
-            }
-            catch (const std::invalid_argument& e)
-            {
-                throw SpecError(sm.where, "bad JSON path: " + std::string(e.what()));
-            }
-            if (m["name"])
-            {
-                const YAML::Node n = RequireScalar(m, "name", path, "a metric");
-                sm.name = n.Scalar();
-                if (ColumnName(sm.name) != sm.name)
-                {
-                    throw SpecError(At(path, n.Mark()),
-                                    "a metric name may hold letters, digits, _ . and -, not '"
-                                        + sm.name + "'");
-                }
-            }
-            else
-            {
-                sm.name = ColumnName(sm.path);
-            }
-            for (const auto& other : plan.metrics)
-            {
-                if (other.name == sm.name)
-                {
-                    throw SpecError(sm.where,
-                                    "metric name '" + sm.name + "' is used twice (line "
-                                        + std::to_string(other.where.line) + ")");
-                }
-            }
-            plan.metrics.push_back(sm);
-        }
-    }
-    else
-    {
-        plan.metrics = DefaultMetrics(base, path);
-        plan.defaultMetrics = true;
-    }
+    spec::SweepFileReading reading;
+    reading.path = path;
+    reading.where = At(path, root.Mark());
+    reading.plan.file = path;
+    spec::ReadKeys(spec::SweepFileKeys(), spec::FieldsOf(root, path), reading);
+    SweepPlan& plan = reading.plan;
+    const YAML::Node& inlined = reading.inlined;
+    const std::vector<std::vector<YAML::Node>>& values = reading.values;
+    const std::vector<std::vector<PathStep>>& steps = reading.steps;
     for (const auto& m : plan.metrics)
     {
         for (const auto& p : plan.parameters)

@@ -3,6 +3,8 @@
  */
 #include "validation-suite.h"
 
+#include "config/spec-schema.h"
+#include "config/spec-tables.h"
 #include "config/spec-toolkit.h"
 #include "config/yaml-scenario-reader.h"
 #include "validation-measure.h"
@@ -21,6 +23,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <utility>
 #include <yaml-cpp/yaml.h>
 
 namespace ns3
@@ -33,30 +36,6 @@ namespace fs = std::filesystem;
 
 constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
 
-/// Keys of a case file.
-const std::vector<std::string> FILE_KEYS = {"title", "description", "order", "cases"};
-/// Keys of one case.
-const std::vector<std::string> CASE_KEYS = {"name",
-                                            "kind",
-                                            "formula",
-                                            "measure",
-                                            "quantity",
-                                            "scenario",
-                                            "runs",
-                                            "collective",
-                                            "model",
-                                            "sizes",
-                                            "micro_batches",
-                                            "tolerance",
-                                            "quick",
-                                            "claim",
-                                            "source",
-                                            "claimed",
-                                            "claimed_ratio",
-                                            "extrapolate_to",
-                                            "explain"};
-/// Keys of one entry of `runs`.
-const std::vector<std::string> RUN_KEYS = {"label", "scenario"};
 /// Case kinds.
 const std::vector<std::string> KINDS = {"formula", "claim"};
 
@@ -356,194 +335,377 @@ CheckCase(const Reader& r, const YAML::Node& node, ValidationCase& c)
     }
 }
 
+} // namespace
+
+namespace spec
+{
+
+/// What the keys of a case file read into (ReadValidationCaseFile()).
+struct ValidationFileReading
+{
+    const Reader* r{nullptr}; //!< the file's reader
+    YAML::Node root;          //!< the file's mapping
+    ValidationGroup group;    //!< the group so far
+};
+
+/// What the keys of one validation case read into.
+struct ValidationCaseReading
+{
+    const Reader* r{nullptr}; //!< the file's reader
+    YAML::Node node;          //!< the case's mapping
+    ValidationCase c;         //!< the case so far
+};
+
+/// What the keys of one entry of a case's `runs` read into.
+struct ValidationRunReading
+{
+    const Reader* r{nullptr};                  //!< the file's reader
+    std::set<std::string>* labels{nullptr};    //!< the labels of the case's runs so far
+    bool topologyOnly{false};                  //!< the measure needs the topology only
+    std::string label;                         //!< `label`
+    std::vector<ValidationRun>* runs{nullptr}; //!< the case's runs
+};
+
+namespace
+{
+
+/// \return the measure a case names (its `measure` is read)
+const ValidationMeasure&
+MeasureOf(const ValidationCase& c)
+{
+    return *FindValidationMeasure(c.measure);
+}
+
+/// \return true if the case's measure needs only the topology of its scenarios
+bool
+TopologyOnly(const ValidationCase& c)
+{
+    return MeasureOf(c).need == ValidationScenarioNeed::TOPOLOGY;
+}
+
+} // namespace
+
+const SpecTable<ValidationRunReading>&
+ValidationRunKeys()
+{
+    using R = ValidationRunReading;
+    static const SpecTable<R> keys = {
+        CustomKey<R>("label",
+                     "text",
+                     "not empty, unique in the case",
+                     "the run's name in the report",
+                     [](const Field& f, R& r) {
+                         r.label = r.r->Text(f.value, "label");
+                         if (!r.labels->insert(r.label).second)
+                         {
+                             r.r->Fail(f.value, "label '" + r.label + "' is used twice");
+                         }
+                     }),
+        CustomKey<R>("scenario",
+                     "path",
+                     "a scenario file",
+                     "the run's scenario, relative to the case file",
+                     [](const Field& f, R& r) {
+                         r.runs->push_back(ReadRun(*r.r, f.value, r.label, r.topologyOnly));
+                     }),
+    };
+    return keys;
+}
+
+const SpecTable<ValidationCaseReading>&
+ValidationCaseKeys()
+{
+    using R = ValidationCaseReading;
+    static const SpecTable<R> keys = {
+        CustomKey<R>("name",
+                     "text",
+                     "lower-case letters, digits, `-`, `_`, `.`; unique in the suite",
+                     "the case's name (it names result files)",
+                     [](const Field& f, R& r) {
+                         ValidationCase& c = r.c;
+                         c.name = r.r->Text(f.value, "name");
+                         if (c.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_.")
+                             != std::string::npos)
+                         {
+                             r.r->Fail(f.value,
+                                       "'name' may contain only lower-case letters, digits, '-', "
+                                       "'_' and '.' (it names result files), not '"
+                                           + c.name + "'");
+                         }
+                     }),
+        CustomKey<R>("kind",
+                     "`formula` or `claim`",
+                     "",
+                     "checks a formula (with a tolerance) or a published claim",
+                     [](const Field& f, R& r) { r.c.kind = r.r->Choice(f.value, "kind", KINDS); }),
+        CustomKey<R>("formula",
+                     "`F1`..`F16`, `C1`..`C8` or `bisection`",
+                     "",
+                     "the formula of MISSION.md the case checks",
+                     [](const Field& f, R& r) {
+                         ValidationCase& c = r.c;
+                         c.formula = r.r->Text(f.value, "formula");
+                         bool ok = c.formula == "bisection";
+                         for (int i = 1; i <= 16; ++i)
+                         {
+                             ok = ok || c.formula == "F" + std::to_string(i);
+                         }
+                         for (int i = 1; i <= 8; ++i)
+                         {
+                             ok = ok || c.formula == "C" + std::to_string(i);
+                         }
+                         if (!ok)
+                         {
+                             r.r->Fail(f.value,
+                                       "'formula' must be F1..F16 or C1..C8 (MISSION.md) or "
+                                       "'bisection', not '"
+                                           + c.formula + "'");
+                         }
+                     }),
+        CustomKey<R>(
+            "measure",
+            "a measure's name",
+            [] {
+                std::vector<std::string> quoted;
+                for (const auto& name : ValidationMeasureNames())
+                {
+                    quoted.push_back("`" + name + "`");
+                }
+                return JoinList(quoted);
+            }(),
+            "what the case measures (docs/validation.md)",
+            [](const Field& f, R& r) {
+                r.c.measure = r.r->Choice(f.value, "measure", ValidationMeasureNames());
+            }),
+        CustomKey<R>("quantity",
+                     "a quantity, or (compare) a list of them",
+                     "the measure's quantities",
+                     "which figure of the measure (its quantities: docs/validation.md)",
+                     [](const Field& f, R& r) {
+                         ValidationCase& c = r.c;
+                         const std::vector<std::string>& quantities = MeasureOf(c).quantities;
+                         if (quantities.empty())
+                         {
+                             r.r->Fail(f.value, "measure '" + c.measure + "' takes no 'quantity'");
+                         }
+                         if (c.measure == "compare" && f.value.IsSequence())
+                         {
+                             for (const auto& q : r.r->List(f.value, "quantity"))
+                             {
+                                 c.quantities.push_back(r.r->Choice(q, "quantity", quantities));
+                             }
+                         }
+                         else
+                         {
+                             c.quantities.push_back(r.r->Choice(f.value, "quantity", quantities));
+                         }
+                         c.quantity = c.quantities[0];
+                     })
+            .WhenAbsent([](R& r) {
+                const std::vector<std::string>& quantities = MeasureOf(r.c).quantities;
+                if (!quantities.empty())
+                {
+                    r.r->Fail(r.node,
+                              "measure '" + r.c.measure + "' needs a 'quantity': one of "
+                                  + JoinList(quantities));
+                }
+            }),
+        CustomKey<R>("scenario",
+                     "path",
+                     "a scenario file",
+                     "the scenario measured, relative to the case file (or `runs`)",
+                     [](const Field& f, R& r) {
+                         if (std::as_const(r.node)["runs"])
+                         {
+                             r.r->Fail(std::as_const(r.node)["runs"],
+                                       "give either 'scenario' or 'runs', not both");
+                         }
+                         r.c.runs.push_back(ReadRun(*r.r, f.value, "", TopologyOnly(r.c)));
+                     }),
+        CustomKey<R>(
+            "runs",
+            "list of mappings (`label`, `scenario`)",
+            "not empty",
+            "several scenarios, for measure `compare`",
+            [](const Field& f, R& r) {
+                std::set<std::string> labels;
+                for (const auto& entry : r.r->List(f.value, "runs"))
+                {
+                    r.r->CheckKeys(entry, KeyNames(ValidationRunKeys()), "an entry of 'runs'");
+                    if (!entry["label"] || !entry["scenario"])
+                    {
+                        r.r->Fail(entry, "an entry of 'runs' needs 'label' and 'scenario'");
+                    }
+                    ValidationRunReading run;
+                    run.r = r.r;
+                    run.labels = &labels;
+                    run.topologyOnly = TopologyOnly(r.c);
+                    run.runs = &r.c.runs;
+                    ReadKeys(ValidationRunKeys(), FieldsOf(entry, r.r->file), run);
+                }
+            })
+            .WhenAbsent([](R& r) {
+                if (!std::as_const(r.node)["scenario"])
+                {
+                    r.r->Fail(r.node,
+                              "a validation case needs 'scenario' (or 'runs' for measure "
+                              "'compare')");
+                }
+            }),
+        CustomKey<R>(
+            "collective",
+            "a collective's name",
+            "",
+            "the collective measured (default: the scenario's first)",
+            [](const Field& f, R& r) { r.c.collective = r.r->Text(f.value, "collective"); }),
+        CustomKey<R>("model",
+                     "`formula` or `schedule`",
+                     "",
+                     "collective measures: the textbook closed form (default) or the schedule "
+                     "built",
+                     [](const Field& f, R& r) {
+                         r.c.model = r.r->Choice(f.value, "model", {"formula", "schedule"});
+                         if (!MeasureOf(r.c).takesModel)
+                         {
+                             r.r->Fail(f.value,
+                                       "'model' applies to measures collective-time and crossover");
+                         }
+                     }),
+        CustomKey<R>("sizes",
+                     "list of sizes",
+                     "increasing",
+                     "collective sizes (override the scenario's)",
+                     [](const Field& f, R& r) {
+                         ValidationCase& c = r.c;
+                         c.sizesWhere = r.r->At(f.value);
+                         for (const auto& size : r.r->List(f.value, "sizes"))
+                         {
+                             const uint64_t b = r.r->Bytes(size, "sizes");
+                             if (!c.sizes.empty() && b <= c.sizes.back())
+                             {
+                                 r.r->Fail(size, "'sizes' must increase");
+                             }
+                             c.sizes.push_back(b);
+                         }
+                     }),
+        CustomKey<R>("micro_batches",
+                     "list of integers",
+                     "1 to 100000",
+                     "training micro-batches (override the scenario's)",
+                     [](const Field& f, R& r) {
+                         for (const auto& m : r.r->List(f.value, "micro_batches"))
+                         {
+                             const double d = r.r->Number(m, "micro_batches");
+                             if (d < 1 || d > 100000 || d != std::floor(d))
+                             {
+                                 r.r->Fail(m,
+                                           "'micro_batches' entries are integers from 1 to 100000");
+                             }
+                             r.c.microBatches.push_back(static_cast<uint32_t>(d));
+                         }
+                     }),
+        CustomKey<R>(
+            "tolerance",
+            "fraction such as `0.03` or `3%`",
+            "0 to 1, exclusive",
+            "a formula case's tolerance: |simulated / analytic - 1| allowed",
+            [](const Field& f, R& r) { r.c.tolerance = r.r->Fraction(f.value, "tolerance"); })
+            .WhenAbsent([](R& r) {
+                if (r.c.kind == "formula")
+                {
+                    r.r->Fail(r.node, "a formula case needs a 'tolerance' (e.g. 3%)");
+                }
+            }),
+        CustomKey<R>("quick",
+                     "`true` or `false`",
+                     "",
+                     "part of the CI subset (`--quick`)",
+                     [](const Field& f, R& r) { r.c.quick = r.r->Bool(f.value, "quick"); }),
+        CustomKey<R>("claim",
+                     "text",
+                     "",
+                     "a claim case: the claim as the articles state it",
+                     [](const Field& f, R& r) { r.c.claim = r.r->Text(f.value, "claim"); })
+            .WhenAbsent([](R& r) {
+                if (r.c.kind == "claim")
+                {
+                    r.r->Fail(r.node,
+                              "a claim case needs 'claim': the claim as the articles state it");
+                }
+            }),
+        CustomKey<R>("source",
+                     "text",
+                     "",
+                     "where the claim or formula comes from",
+                     [](const Field& f, R& r) { r.c.source = r.r->Text(f.value, "source"); }),
+        CustomKey<R>("claimed",
+                     "list of figures (`10.85s`, `4.3GB`, `80%`, a number, or `-`)",
+                     "one per point",
+                     "a claim case: the claimed figures",
+                     [](const Field& f, R& r) {
+                         for (const auto& v : r.r->List(f.value, "claimed"))
+                         {
+                             r.c.claimed.push_back(r.r->Figure(v, "claimed"));
+                         }
+                     }),
+        CustomKey<R>("claimed_ratio",
+                     "number",
+                     "> 0",
+                     "the claimed last/first (or simulated/analytic) ratio",
+                     [](const Field& f, R& r) {
+                         r.c.claimedRatio = r.r->Number(f.value, "claimed_ratio");
+                         if (!(r.c.claimedRatio > 0))
+                         {
+                             r.r->Fail(f.value, "'claimed_ratio' must be positive");
+                         }
+                     }),
+        CustomKey<R>("extrapolate_to",
+                     "size",
+                     "> 0",
+                     "collective-time: also extrapolate to this size",
+                     [](const Field& f, R& r) {
+                         r.c.extrapolateTo = r.r->Bytes(f.value, "extrapolate_to");
+                     }),
+        CustomKey<R>("explain",
+                     "text",
+                     "",
+                     "one line: the known cause of a disagreement or the reason behind a finding",
+                     [](const Field& f, R& r) { r.c.explain = r.r->Text(f.value, "explain"); }),
+    };
+    return keys;
+}
+
+} // namespace spec
+
+namespace
+{
+
+/// The keys a validation case cannot do without (checked before any is read).
+const std::vector<std::string> REQUIRED_CASE_KEYS = {"name", "kind", "formula", "measure"};
+
 ValidationCase
 ReadCase(const Reader& r, const YAML::Node& node, const std::string& group)
 {
-    r.CheckKeys(node, CASE_KEYS, "a validation case");
-    ValidationCase c;
+    r.CheckKeys(node, spec::KeyNames(spec::ValidationCaseKeys()), "a validation case");
+    spec::ValidationCaseReading reading;
+    reading.r = &r;
+    reading.node = node;
+    ValidationCase& c = reading.c;
     c.where = r.At(node);
     c.group = group;
-    for (const char* required : {"name", "kind", "formula", "measure"})
+    for (const std::string& required : REQUIRED_CASE_KEYS)
     {
         if (!node[required])
         {
-            r.Fail(node, std::string("a validation case needs '") + required + "'");
+            r.Fail(node, "a validation case needs '" + required + "'");
         }
     }
-    c.name = r.Text(node["name"], "name");
-    if (c.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_.") != std::string::npos)
-    {
-        r.Fail(node["name"],
-               "'name' may contain only lower-case letters, digits, '-', '_' and '.' (it names "
-               "result files), not '"
-                   + c.name + "'");
-    }
-    c.kind = r.Choice(node["kind"], "kind", KINDS);
-    c.formula = r.Text(node["formula"], "formula");
-    {
-        bool ok = c.formula == "bisection";
-        for (int i = 1; i <= 16; ++i)
-        {
-            ok = ok || c.formula == "F" + std::to_string(i);
-        }
-        for (int i = 1; i <= 8; ++i)
-        {
-            ok = ok || c.formula == "C" + std::to_string(i);
-        }
-        if (!ok)
-        {
-            r.Fail(node["formula"],
-                   "'formula' must be F1..F16 or C1..C8 (MISSION.md) or 'bisection', not '"
-                       + c.formula + "'");
-        }
-    }
-    c.measure = r.Choice(node["measure"], "measure", ValidationMeasureNames());
-    const ValidationMeasure& measure = *FindValidationMeasure(c.measure);
-    const std::vector<std::string>& quantities = measure.quantities;
-    if (node["quantity"])
-    {
-        if (quantities.empty())
-        {
-            r.Fail(node["quantity"], "measure '" + c.measure + "' takes no 'quantity'");
-        }
-        if (c.measure == "compare" && node["quantity"].IsSequence())
-        {
-            for (const auto& q : r.List(node["quantity"], "quantity"))
-            {
-                c.quantities.push_back(r.Choice(q, "quantity", quantities));
-            }
-        }
-        else
-        {
-            c.quantities.push_back(r.Choice(node["quantity"], "quantity", quantities));
-        }
-        c.quantity = c.quantities[0];
-    }
-    else if (!quantities.empty())
-    {
-        r.Fail(node,
-               "measure '" + c.measure + "' needs a 'quantity': one of " + JoinList(quantities));
-    }
-    const bool topologyOnly = measure.need == ValidationScenarioNeed::TOPOLOGY;
-    if (node["scenario"] && node["runs"])
-    {
-        r.Fail(node["runs"], "give either 'scenario' or 'runs', not both");
-    }
-    if (node["scenario"])
-    {
-        c.runs.push_back(ReadRun(r, node["scenario"], "", topologyOnly));
-    }
-    else if (node["runs"])
-    {
-        std::set<std::string> labels;
-        for (const auto& entry : r.List(node["runs"], "runs"))
-        {
-            r.CheckKeys(entry, RUN_KEYS, "an entry of 'runs'");
-            if (!entry["label"] || !entry["scenario"])
-            {
-                r.Fail(entry, "an entry of 'runs' needs 'label' and 'scenario'");
-            }
-            const std::string label = r.Text(entry["label"], "label");
-            if (!labels.insert(label).second)
-            {
-                r.Fail(entry["label"], "label '" + label + "' is used twice");
-            }
-            c.runs.push_back(ReadRun(r, entry["scenario"], label, topologyOnly));
-        }
-    }
-    else
-    {
-        r.Fail(node, "a validation case needs 'scenario' (or 'runs' for measure 'compare')");
-    }
-    if (node["collective"])
-    {
-        c.collective = r.Text(node["collective"], "collective");
-    }
-    if (node["model"])
-    {
-        c.model = r.Choice(node["model"], "model", {"formula", "schedule"});
-        if (!measure.takesModel)
-        {
-            r.Fail(node["model"], "'model' applies to measures collective-time and crossover");
-        }
-    }
-    if (node["sizes"])
-    {
-        c.sizesWhere = r.At(node["sizes"]);
-        for (const auto& s : r.List(node["sizes"], "sizes"))
-        {
-            const uint64_t b = r.Bytes(s, "sizes");
-            if (!c.sizes.empty() && b <= c.sizes.back())
-            {
-                r.Fail(s, "'sizes' must increase");
-            }
-            c.sizes.push_back(b);
-        }
-    }
-    if (node["micro_batches"])
-    {
-        for (const auto& m : r.List(node["micro_batches"], "micro_batches"))
-        {
-            const double d = r.Number(m, "micro_batches");
-            if (d < 1 || d > 100000 || d != std::floor(d))
-            {
-                r.Fail(m, "'micro_batches' entries are integers from 1 to 100000");
-            }
-            c.microBatches.push_back(static_cast<uint32_t>(d));
-        }
-    }
-    if (node["tolerance"])
-    {
-        c.tolerance = r.Fraction(node["tolerance"], "tolerance");
-    }
-    else if (c.kind == "formula")
-    {
-        r.Fail(node, "a formula case needs a 'tolerance' (e.g. 3%)");
-    }
-    if (node["quick"])
-    {
-        c.quick = r.Bool(node["quick"], "quick");
-    }
-    if (node["claim"])
-    {
-        c.claim = r.Text(node["claim"], "claim");
-    }
-    else if (c.kind == "claim")
-    {
-        r.Fail(node, "a claim case needs 'claim': the claim as the articles state it");
-    }
-    if (node["source"])
-    {
-        c.source = r.Text(node["source"], "source");
-    }
-    if (node["claimed"])
-    {
-        for (const auto& v : r.List(node["claimed"], "claimed"))
-        {
-            c.claimed.push_back(r.Figure(v, "claimed"));
-        }
-    }
-    if (node["claimed_ratio"])
-    {
-        c.claimedRatio = r.Number(node["claimed_ratio"], "claimed_ratio");
-        if (!(c.claimedRatio > 0))
-        {
-            r.Fail(node["claimed_ratio"], "'claimed_ratio' must be positive");
-        }
-    }
-    if (node["extrapolate_to"])
-    {
-        c.extrapolateTo = r.Bytes(node["extrapolate_to"], "extrapolate_to");
-    }
-    if (node["explain"])
-    {
-        c.explain = r.Text(node["explain"], "explain");
-    }
+    spec::ReadKeys(spec::ValidationCaseKeys(), spec::FieldsOf(node, r.file), reading);
     CheckCase(r, node, c);
     // The number of claimed figures must match the points they stand beside.
     if (!c.claimed.empty())
     {
-        const std::size_t points = measure.points(c);
+        const std::size_t points = FindValidationMeasure(c.measure)->points(c);
         if (c.claimed.size() != points)
         {
             r.Fail(node["claimed"],
@@ -553,6 +715,64 @@ ReadCase(const Reader& r, const YAML::Node& node, const std::string& group)
     }
     return c;
 }
+
+} // namespace
+
+const spec::SpecTable<spec::ValidationFileReading>&
+spec::ValidationFileKeys()
+{
+    using R = ValidationFileReading;
+    static const SpecTable<R> keys = {
+        CustomKey<R>("title",
+                     "text",
+                     "",
+                     "the group's heading in the report (default: the file's stem)",
+                     [](const Field& f, R& r) { r.group.title = r.r->Text(f.value, "title"); })
+            .WhenAbsent([](R& r) { r.group.title = r.group.name; }),
+        CustomKey<R>(
+            "description",
+            "text",
+            "",
+            "a paragraph under the heading",
+            [](const Field& f, R& r) { r.group.description = r.r->Text(f.value, "description"); }),
+        CustomKey<R>("order",
+                     "integer",
+                     "0 to 1000000",
+                     "the group's place in the report (ties: file name; default 1000)",
+                     [](const Field& f, R& r) {
+                         const double order = r.r->Number(f.value, "order");
+                         if (order < 0 || order > 1000000 || order != std::floor(order))
+                         {
+                             r.r->Fail(f.value, "'order' is an integer from 0 to 1000000");
+                         }
+                         r.group.order = static_cast<uint32_t>(order);
+                     }),
+        CustomKey<R>("cases",
+                     "list of validation cases",
+                     "not empty; names unique",
+                     "the cases, in report order (their keys: the next table)",
+                     [](const Field& f, R& r) {
+                         std::set<std::string> names;
+                         for (const auto& node : r.r->List(f.value, "cases"))
+                         {
+                             ValidationCase c = ReadCase(*r.r, node, r.group.name);
+                             if (!names.insert(c.name).second)
+                             {
+                                 r.r->Fail(node["name"],
+                                           "case name '" + c.name + "' is used twice");
+                             }
+                             r.group.cases.push_back(std::move(c));
+                         }
+                     })
+            .WhenAbsent([](R& r) {
+                r.r->Fail(r.root, "a case file needs 'cases': a list of validation cases");
+            }),
+    };
+    return keys;
+}
+
+namespace
+{
 
 std::string
 Clean(const std::string& s)
@@ -671,39 +891,14 @@ ReadValidationCaseFile(const std::string& path)
         loc.file = path;
         throw SpecError(loc, "a case file is a mapping with 'title' and 'cases'");
     }
-    r.CheckKeys(root, FILE_KEYS, "a case file");
-    ValidationGroup g;
-    g.file = path;
-    g.name = fs::path(path).stem().string();
-    g.title = root["title"] ? r.Text(root["title"], "title") : g.name;
-    if (root["description"])
-    {
-        g.description = r.Text(root["description"], "description");
-    }
-    if (root["order"])
-    {
-        const double order = r.Number(root["order"], "order");
-        if (order < 0 || order > 1000000 || order != std::floor(order))
-        {
-            r.Fail(root["order"], "'order' is an integer from 0 to 1000000");
-        }
-        g.order = static_cast<uint32_t>(order);
-    }
-    if (!root["cases"])
-    {
-        r.Fail(root, "a case file needs 'cases': a list of validation cases");
-    }
-    std::set<std::string> names;
-    for (const auto& node : r.List(root["cases"], "cases"))
-    {
-        ValidationCase c = ReadCase(r, node, g.name);
-        if (!names.insert(c.name).second)
-        {
-            r.Fail(node["name"], "case name '" + c.name + "' is used twice");
-        }
-        g.cases.push_back(std::move(c));
-    }
-    return g;
+    r.CheckKeys(root, spec::KeyNames(spec::ValidationFileKeys()), "a case file");
+    spec::ValidationFileReading reading;
+    reading.r = &r;
+    reading.root = root;
+    reading.group.file = path;
+    reading.group.name = fs::path(path).stem().string();
+    spec::ReadKeys(spec::ValidationFileKeys(), spec::FieldsOf(root, path), reading);
+    return reading.group;
 }
 
 std::vector<ValidationGroup>
