@@ -62,10 +62,10 @@ class FabricSwitch : public Object
     /// Per-port settings, from the port's link profile.
     struct PortConfig
     {
-        uint64_t bufferShare{0};  //!< bytes the port adds to the shared pool
-        uint64_t ecnKmin{0};      //!< ECN: marking starts above, bytes (0: no marking)
-        uint64_t ecnKmax{0};      //!< ECN: marking probability reaches 1 above, bytes
-        double ecnPmax{0};        //!< ECN: probability at Kmax
+        uint64_t bufferShare{0}; //!< bytes the port adds to the shared pool
+        uint64_t ecnKmin{0};     //!< ECN: marking starts above, bytes (0: no marking)
+        uint64_t ecnKmax{0};     //!< ECN: marking probability reaches 1 above, bytes
+        double ecnPmax{0};       //!< ECN: probability at Kmax
     };
 
     /**
@@ -228,9 +228,9 @@ class FabricSwitch : public Object
 
     /// The earliest waiting packet joins its egress queue (one occurrence per packet).
     void EnqueueDelayed();
-    std::vector<Ptr<FabricNetDevice>> m_ports;    //!< ports by index
-    std::vector<PortConfig> m_config;             //!< per port
-    std::vector<std::vector<uint64_t>> m_charge;  //!< ingress bytes per (port, lane)
+    std::vector<Ptr<FabricNetDevice>> m_ports;   //!< ports by index
+    std::vector<PortConfig> m_config;            //!< per port
+    std::vector<std::vector<uint64_t>> m_charge; //!< ingress bytes per (port, lane)
     /// PFC: the (port, lane) pairs paused now, in the order they were paused (each is
     /// re-checked whenever the buffer frees: its resume threshold depends on all ports)
     std::vector<std::pair<uint16_t, uint8_t>> m_paused;
@@ -252,7 +252,7 @@ class FabricSwitch : public Object
     uint64_t m_drops{0};              //!< packets dropped
     uint64_t m_losslessDrops{0};      //!< drops on lossless ingress ports
     uint64_t m_ecnMarks{0};           //!< packets marked
-    TimeHeap<Delayed> m_delayed; //!< packets waiting to join an egress queue
+    TimeHeap<Delayed> m_delayed;      //!< packets waiting to join an egress queue
     ReusableEvent<FabricSwitch, &FabricSwitch::EnqueueDelayed> m_delayedEvent{
         this}; //!< joins the earliest waiting packet, once per packet
     TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace; //!< drop
