@@ -336,6 +336,26 @@ CollectiveAlgorithm::CeilLog2(uint32_t p)
     return l;
 }
 
+double
+CollectiveAlgorithm::TextbookTreeAllReduceTime(const WorkloadGroup& g, const CollectiveTerms& x)
+{
+    const double n = x.n;
+    const double a = x.alpha;
+    const double b = x.beta;
+    const double y = x.gamma;
+    const double l = CeilLog2(g.ranks.size());
+    return 2 * l * a + 2 * l * n * b + l * n * y; // F3
+}
+
+std::vector<double>
+CollectiveAlgorithm::TextbookTreeAllReduceSteps(const WorkloadGroup& g, const CollectiveTerms& x)
+{
+    const uint32_t steps = CeilLog2(g.ranks.size());
+    std::vector<double> times(steps, x.alpha + x.n * x.beta + x.n * x.gamma);
+    times.insert(times.end(), steps, x.alpha + x.n * x.beta);
+    return times;
+}
+
 std::vector<uint64_t>
 CollectiveAlgorithm::SplitChunks(uint64_t bytes, uint32_t ranks)
 {

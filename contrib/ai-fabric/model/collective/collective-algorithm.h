@@ -367,6 +367,23 @@ class CollectiveAlgorithm : public Object
     static double CeilLog2(uint32_t p);
 
     /**
+     * \brief F3, the textbook tree all-reduce (binomial rounds or a binary tree's levels):
+     * L = ceil(log2 p) steps up, each a whole message reduced, and L steps down.
+     * \param g the group (all-reduce)
+     * \param x the alpha-beta-gamma terms
+     * \return 2 L alpha + 2 L n beta + L n gamma
+     */
+    static double TextbookTreeAllReduceTime(const WorkloadGroup& g, const CollectiveTerms& x);
+
+    /**
+     * \param g the group (all-reduce)
+     * \param x the alpha-beta-gamma terms
+     * \return F3's steps: L of alpha + n beta + n gamma, then L of alpha + n beta
+     */
+    static std::vector<double> TextbookTreeAllReduceSteps(const WorkloadGroup& g,
+                                                          const CollectiveTerms& x);
+
+    /**
      * \param bytes buffer size S
      * \param ranks number of ranks P
      * \return the size of each of the P chunks of S (they differ by at most one byte)

@@ -466,12 +466,7 @@ TreeCollectiveAlgorithm::FormulaTime(const WorkloadGroup& g,
     {
         return NO_FORMULA;
     }
-    const double n = x.n;
-    const double a = x.alpha;
-    const double b = x.beta;
-    const double y = x.gamma;
-    const double l = CeilLog2(g.ranks.size());
-    return 2 * l * a + 2 * l * n * b + l * n * y; // F3
+    return TextbookTreeAllReduceTime(g, x); // F3
 }
 
 std::vector<double>
@@ -484,10 +479,7 @@ TreeCollectiveAlgorithm::StepTimes(const WorkloadGroup& g,
     {
         return {};
     }
-    const uint32_t levels = CeilLog2(g.ranks.size());
-    std::vector<double> steps(levels, x.alpha + x.n * x.beta + x.n * x.gamma);
-    steps.insert(steps.end(), levels, x.alpha + x.n * x.beta);
-    return steps;
+    return TextbookTreeAllReduceSteps(g, x);
 }
 
 double
