@@ -3,6 +3,7 @@
  */
 #include "credit-flow-control.h"
 
+#include "ns3/abort.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -51,7 +52,7 @@ CreditFlowControl::~CreditFlowControl()
 void
 CreditFlowControl::DoDispose()
 {
-    m_credits.clear();
+    m_lanes = 0;
     m_returns.Clear();
     FabricFlowControl::DoDispose();
 }
@@ -59,9 +60,11 @@ CreditFlowControl::DoDispose()
 void
 CreditFlowControl::SetLanes(uint8_t lanes)
 {
-    if (m_credits.size() < lanes)
+    NS_ABORT_MSG_IF(lanes > MAX_LANES,
+                    "CreditFlowControl: " << +lanes << " lanes, at most " << +MAX_LANES);
+    for (; m_lanes < lanes; ++m_lanes)
     {
-        m_credits.resize(lanes, static_cast<int64_t>(m_creditsPerLane));
+        m_credits[m_lanes] = static_cast<int64_t>(m_creditsPerLane);
     }
 }
 
@@ -142,7 +145,7 @@ CreditFlowControl::Wake()
 int64_t
 CreditFlowControl::GetCredits(uint8_t lane) const
 {
-    if (lane >= m_credits.size())
+    if (lane >= m_lanes)
     {
         return 0;
     }

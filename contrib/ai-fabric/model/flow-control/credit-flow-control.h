@@ -8,7 +8,7 @@
 #include "ns3/fabric-flow-control.h"
 #include "ns3/ring-queue.h"
 
-#include <vector>
+#include <array>
 
 namespace ns3
 {
@@ -42,6 +42,9 @@ class CreditFlowControl : public FabricFlowControl
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /// The most lanes a port has (FabricNetDevice's Priorities attribute: 1 to 16).
+    static constexpr uint8_t MAX_LANES = 16;
 
     CreditFlowControl();
     ~CreditFlowControl() override;
@@ -91,11 +94,15 @@ class CreditFlowControl : public FabricFlowControl
     /// A credit return arrived while the port was stalled: let the port try to transmit.
     void Wake();
 
-    uint64_t m_creditsPerLane{0};      //!< receive buffer the peer advertises per lane, bytes
-    uint32_t m_creditBlock{64};        //!< credit unit, bytes
-    std::vector<int64_t> m_credits;    //!< per lane: bytes of peer buffer available
-    RingQueue<CreditReturn> m_returns; //!< credit returns in flight, by arrival
-    bool m_wakePending{false};         //!< a Wake event is scheduled
+    // The packet path's state first, next to each other (one or two cache lines): the
+    // returns in flight, the credit unit and the lanes' credits, held in place (a port has
+    // at most MAX_LANES lanes) rather than behind another pointer.
+    RingQueue<CreditReturn> m_returns;          //!< credit returns in flight, by arrival
+    uint32_t m_creditBlock{64};                 //!< credit unit, bytes
+    uint8_t m_lanes{0};                         //!< lanes in use
+    bool m_wakePending{false};                  //!< a Wake event is scheduled
+    std::array<int64_t, MAX_LANES> m_credits{}; //!< per lane: bytes of peer buffer available
+    uint64_t m_creditsPerLane{0};               //!< receive buffer the peer advertises per lane
     ReusableEvent<CreditFlowControl, &CreditFlowControl::Wake> m_wakeEvent{this}; //!< its event
 };
 

@@ -44,6 +44,8 @@ FabricChannel::DoDispose()
 {
     m_ends[0] = nullptr;
     m_ends[1] = nullptr;
+    m_fc = {nullptr, nullptr};
+    m_endsCached = false;
     for (Direction& d : m_dirs)
     {
         d.Clear();
@@ -65,12 +67,7 @@ FabricChannel::Transmit(FabricTxItem&& item, const FabricNetDevice* src, Time tx
     const std::size_t peer = PeerIndex(src);
     if (!m_endsCached)
     {
-        for (std::size_t i = 0; i < m_nDevices; ++i)
-        {
-            m_cutThrough[i] = m_ends[i]->IsCutThrough();
-            m_rxLatency[i] = m_ends[i]->GetRxLatency();
-        }
-        m_endsCached = true;
+        CacheEnds();
     }
     int64_t arrivePs = txTime.GetPicoSeconds();
     if (m_cutThrough[peer] && item.wireBytes > CUT_THROUGH_BYTES)
@@ -101,6 +98,18 @@ FabricChannel::Transmit(FabricTxItem&& item, const FabricNetDevice* src, Time tx
     }
 }
 
+void
+FabricChannel::CacheEnds()
+{
+    for (std::size_t i = 0; i < m_nDevices; ++i)
+    {
+        m_cutThrough[i] = m_ends[i]->IsCutThrough();
+        m_rxLatency[i] = m_ends[i]->GetRxLatency();
+        m_fc[i] = m_ends[i]->PeekFlowControl();
+    }
+    m_endsCached = true;
+}
+
 template<std::size_t to>
 void
 FabricChannel::Deliver()
@@ -119,9 +128,11 @@ FabricChannel::Deliver()
 void
 FabricChannel::ReturnCredits(const FabricNetDevice* src, uint8_t lane, uint32_t bytes)
 {
-    PeekPointer(m_ends[PeerIndex(src)])
-        ->PeekFlowControl()
-        ->ReceiveCredits((Simulator::Now() + m_delay).GetTimeStep(), lane, bytes);
+    if (!m_endsCached)
+    {
+        CacheEnds();
+    }
+    m_fc[PeerIndex(src)]->ReceiveCredits((Simulator::Now() + m_delay).GetTimeStep(), lane, bytes);
 }
 
 void

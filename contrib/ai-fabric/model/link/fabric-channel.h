@@ -99,6 +99,15 @@ class FabricChannel : public Channel
     /// \return the propagation delay
     Time GetDelay() const;
 
+    /**
+     * \brief An end's flow control or receive side changed (FabricNetDevice::SetFlowControl):
+     * read the ends again at the next crossing.
+     */
+    void NotifyEndChanged()
+    {
+        m_endsCached = false;
+    }
+
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
@@ -125,15 +134,19 @@ class FabricChannel : public Channel
     template<std::size_t to>
     void Deliver();
 
+    /// Read the ends' receive side (cut-through, receive latency, flow control).
+    void CacheEnds();
+
     Time m_delay;                                 //!< propagation delay
     std::array<Ptr<FabricNetDevice>, 2> m_ends;   //!< the two ends
     std::array<uint32_t, 2> m_endNodeIds{{0, 0}}; //!< node id (event context) of each end
     std::size_t m_nDevices{0};                    //!< devices attached
     /// Receive side of each end, read from the devices at the first transmission (their
     /// attributes are set by then): spares a visit to the far device per packet.
-    mutable bool m_endsCached{false};
-    mutable std::array<bool, 2> m_cutThrough{{false, false}}; //!< end is cut-through
-    mutable std::array<Time, 2> m_rxLatency;                  //!< end's receive latency
+    bool m_endsCached{false};
+    std::array<bool, 2> m_cutThrough{{false, false}};           //!< end is cut-through
+    std::array<Time, 2> m_rxLatency;                            //!< end's receive latency
+    std::array<FabricFlowControl*, 2> m_fc{{nullptr, nullptr}}; //!< end's flow control
     std::array<Direction, 2> m_dirs; //!< packets in flight towards end 0 and end 1
     ReusableEvent<FabricChannel, &FabricChannel::Deliver<0>> m_deliver0{this}; //!< towards end 0
     ReusableEvent<FabricChannel, &FabricChannel::Deliver<1>> m_deliver1{this}; //!< towards end 1

@@ -88,7 +88,8 @@ FabricNetDevice::GetTypeId()
               .AddAttribute("Priorities",
                             "Number of egress lanes (virtual lanes or traffic classes)",
                             UintegerValue(1),
-                            MakeUintegerAccessor(&FabricNetDevice::m_priorities),
+                            MakeUintegerAccessor(&FabricNetDevice::SetPriorities,
+                                                 &FabricNetDevice::GetPriorities),
                             MakeUintegerChecker<uint8_t>(1, 16))
               .AddAttribute("FlowControl",
                             "This port's link-level flow control (ns3::NoFlowControl, "
@@ -134,8 +135,8 @@ FabricNetDevice::GetTypeId()
 }
 
 FabricNetDevice::FabricNetDevice()
-    : m_address(Mac48Address::Allocate())
-    , m_queuedBytes(0)
+    : m_queuedBytes(0)
+    , m_address(Mac48Address::Allocate())
 {
     SetFlowControl(CreateObject<NoFlowControl>());
 }
@@ -164,15 +165,11 @@ FabricNetDevice::DoDispose()
 }
 
 void
-FabricNetDevice::DoInitialize()
+FabricNetDevice::SetPriorities(uint8_t priorities)
 {
-    EnsureLanes();
-    NetDevice::DoInitialize();
-}
-
-void
-FabricNetDevice::EnsureLanes()
-{
+    m_priorities = priorities;
+    // Lanes only grow: packets already queued on a higher lane stay there (LaneOf() maps
+    // new packets onto the lanes the port has now).
     if (m_lanes.size() < m_priorities)
     {
         m_lanes.resize(m_priorities);
@@ -192,6 +189,10 @@ FabricNetDevice::SetFlowControl(Ptr<FabricFlowControl> flowControl)
     m_flowControl = flowControl;
     m_fc = PeekPointer(flowControl);
     m_fc->SetDevice(this);
+    if (m_channel)
+    {
+        m_channel->NotifyEndChanged();
+    }
     if (!m_lanes.empty())
     {
         m_fc->SetLanes(static_cast<uint8_t>(m_lanes.size()));
@@ -265,7 +266,6 @@ FabricNetDevice::WireBytes(const FabricFields& header) const
 void
 FabricNetDevice::Enqueue(FabricTxItem&& item)
 {
-    EnsureLanes();
     Lane& lane = m_lanes[LaneOf(item.priority)];
     lane.bytes += item.wireBytes;
     const Time now = Simulator::Now();
@@ -327,7 +327,6 @@ FabricNetDevice::HasWaiting() const
 bool
 FabricNetDevice::Dequeue(FabricTxItem& item, int64_t now)
 {
-    EnsureLanes();
     // Strict priority, highest class first (802.1p, and IB's high-priority VLs).
     for (std::size_t l = m_lanes.size(); l-- > 0;)
     {
@@ -452,7 +451,6 @@ FabricNetDevice::Receive(Ptr<Packet> packet, uint32_t wireBytes, uint8_t priorit
 void
 FabricNetDevice::SetPaused(uint8_t priority, bool paused)
 {
-    EnsureLanes();
     if (!m_fc->ReceivePause(priority, paused))
     {
         return;
@@ -507,7 +505,6 @@ FabricNetDevice::SetFabricReceiveCallback(FabricReceiveCallback cb)
 void
 FabricNetDevice::SetPullCallback(PullCallback cb, uint8_t priority, uint32_t maxWireBytes)
 {
-    EnsureLanes();
     m_pull = cb;
     m_pullPriority = priority;
     m_pullMaxWire = maxWireBytes;

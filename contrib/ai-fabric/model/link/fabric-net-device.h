@@ -268,6 +268,12 @@ class FabricNetDevice : public NetDevice
     /// \return number of lanes
     uint8_t GetPriorities() const;
     /**
+     * \brief Attribute Priorities: the number of lanes (sizes the lanes and the flow
+     * control's per-lane state; lanes only grow).
+     * \param priorities number of lanes, 1 to 16
+     */
+    void SetPriorities(uint8_t priorities);
+    /**
      * \brief Traffic classes are end to end, lanes belong to a link: classes beyond
      * this link's lanes share its last lane.
      * \param priority a packet's traffic class
@@ -352,7 +358,6 @@ class FabricNetDevice : public NetDevice
 
   protected:
     void DoDispose() override;
-    void DoInitialize() override;
 
   private:
     /**
@@ -376,8 +381,6 @@ class FabricNetDevice : public NetDevice
      */
     void NotifyLastPacketDequeue(const FabricTxItem& item, uint8_t lane);
 
-    /// Size the lanes (and the flow control's) to the Priorities attribute.
-    void EnsureLanes();
     /// Start the next transmission now or when the port becomes free.
     void TryTransmit();
     /// \copydoc TryTransmit() \param now the current time
@@ -400,53 +403,56 @@ class FabricNetDevice : public NetDevice
      */
     Time TxTime(uint32_t bytes);
 
-    Ptr<Node> m_node;                     //!< owning node
-    Ptr<FabricChannel> m_channel;         //!< attached channel
-    uint32_t m_ifIndex{0};                //!< interface index
-    uint32_t m_switchPort{0};             //!< index in the owning switch
-    Mac48Address m_address;               //!< address (unused by fabric forwarding)
-    DataRate m_rate;                      //!< data rate
-    SerializationClock m_clock;           //!< exact serialization times at m_rate
-    uint32_t m_headerBytes{0};            //!< per-packet link overhead, bytes
-    uint32_t m_segmentBytes{0};           //!< headers paid per segment of this size (0: once)
-    uint32_t m_framingBytes{0};           //!< per-packet preamble + IFG, bytes
-    uint32_t m_messageHeaderBytes{0};     //!< extra bytes on a message's first packet
-    uint32_t m_controlPacketBytes{0};     //!< wire bytes of an ACK/NACK/CNP
-    uint32_t m_payloadMtu{4096};          //!< payload MTU, bytes
-    uint32_t m_cellPackets{1};            //!< fidelity knob: MTU packets per simulated packet
-    Time m_rxLatency;                     //!< latency added to received packets
-    bool m_cutThrough{false};             //!< hand on packets after their header
-    uint8_t m_priorities{1};              //!< number of lanes
-    Ptr<FabricFlowControl> m_flowControl; //!< this port's flow control (never null)
+    // The packet path's fields first, roughly in the order Enqueue, Dequeue, TransmitAt and
+    // Receive read them, so that a packet's visit touches as few cache lines as it can; the
+    // fields only set-up, statistics and observers read come last.
     FabricFlowControl* m_fc{nullptr};     //!< m_flowControl, for the packet path
-    bool m_returnCreditsOnReceive{false}; //!< endpoint port: its buffer drains at once
     std::vector<Lane> m_lanes;            //!< egress lanes
     uint64_t m_queuedPackets{0};          //!< packets queued
     TracedValue<uint64_t> m_queuedBytes;  //!< wire bytes queued
     uint64_t m_peakQueuedBytes{0};        //!< peak wire bytes queued
     uint64_t m_windowPeakQueuedBytes{0};  //!< peak since TakeWindowPeakQueuedBytes()
-    uint64_t m_ecnMarks{0};               //!< packets marked CE leaving this port
     QueueDepthHistogram m_queueDepth;     //!< time at each queue depth
-    Time m_busyUntil;                     //!< end of the current transmission
+    uint8_t m_priorities{1};              //!< number of lanes
     bool m_txPending{false};              //!< a TransmitNext event is scheduled
+    bool m_sourceReady{false};            //!< the pull source may have packets
+    bool m_cutThrough{false};             //!< hand on packets after their header
+    bool m_returnCreditsOnReceive{false}; //!< endpoint port: its buffer drains at once
+    uint8_t m_pullPriority{0};            //!< lane of the pull source
+    uint32_t m_pullMaxWire{0};            //!< largest packet of the pull source
+    uint32_t m_switchPort{0};             //!< index in the owning switch
+    Time m_busyUntil;                     //!< end of the current transmission
     ReusableEvent<FabricNetDevice, &FabricNetDevice::TransmitNext> m_txEvent{this}; //!< its event
-    uint64_t m_txPackets{0};                               //!< packets transmitted
-    uint64_t m_txWireBytes{0};                             //!< wire bytes transmitted
-    Time m_busyTime;                                       //!< total serialization time
-    uint64_t m_drops{0};                                   //!< packets dropped
-    FabricReceiveCallback m_fabricRx;                      //!< fabric receive handler
-    PullCallback m_pull;                                   //!< pull source
-    uint8_t m_pullPriority{0};                             //!< lane of the pull source
-    uint32_t m_pullMaxWire{0};                             //!< largest packet of the pull source
-    bool m_sourceReady{false};                             //!< the pull source may have packets
-    DequeueCallback m_dequeued;                            //!< told when a queued packet leaves
-    NetDevice::ReceiveCallback m_rxCallback;               //!< generic ns-3 receive callback
-    TracedCallback<Ptr<const Packet>, uint32_t> m_txTrace; //!< transmission start
-    TracedCallback<Ptr<const Packet>> m_rxTrace;           //!< reception
-    TracedCallback<Ptr<const Packet>> m_dropTrace;         //!< drop at this port
-    TracedCallback<uint8_t, bool> m_pauseTrace;            //!< lane paused/resumed by the peer
+    Ptr<FabricChannel> m_channel;     //!< attached channel
+    DataRate m_rate;                  //!< data rate
+    SerializationClock m_clock;       //!< exact serialization times at m_rate
+    Time m_busyTime;                  //!< total serialization time
+    uint64_t m_txPackets{0};          //!< packets transmitted
+    uint64_t m_txWireBytes{0};        //!< wire bytes transmitted
+    uint32_t m_headerBytes{0};        //!< per-packet link overhead, bytes
+    uint32_t m_segmentBytes{0};       //!< headers paid per segment of this size (0: once)
+    uint32_t m_framingBytes{0};       //!< per-packet preamble + IFG, bytes
+    uint32_t m_messageHeaderBytes{0}; //!< extra bytes on a message's first packet
+    uint32_t m_controlPacketBytes{0}; //!< wire bytes of an ACK/NACK/CNP
+    uint32_t m_payloadMtu{4096};      //!< payload MTU, bytes
+    uint32_t m_cellPackets{1};        //!< fidelity knob: MTU packets per simulated packet
+    PullCallback m_pull;              //!< pull source
+    DequeueCallback m_dequeued;       //!< told when a queued packet leaves
+    FabricReceiveCallback m_fabricRx; //!< fabric receive handler
     /// a message's last packet leaves the egress queue
     TracedCallback<const FabricFields&, Time, Time> m_lastPacketDequeueTrace;
+    TracedCallback<Ptr<const Packet>, uint32_t> m_txTrace; //!< transmission start
+    TracedCallback<Ptr<const Packet>> m_rxTrace;           //!< reception
+    Ptr<Node> m_node;                                      //!< owning node
+    uint32_t m_ifIndex{0};                                 //!< interface index
+    Mac48Address m_address;                        //!< address (unused by fabric forwarding)
+    Time m_rxLatency;                              //!< latency added to received packets
+    Ptr<FabricFlowControl> m_flowControl;          //!< this port's flow control (never null)
+    uint64_t m_ecnMarks{0};                        //!< packets marked CE leaving this port
+    uint64_t m_drops{0};                           //!< packets dropped
+    NetDevice::ReceiveCallback m_rxCallback;       //!< generic ns-3 receive callback
+    TracedCallback<Ptr<const Packet>> m_dropTrace; //!< drop at this port
+    TracedCallback<uint8_t, bool> m_pauseTrace;    //!< lane paused/resumed by the peer
 };
 
 // Accessors the packet path calls for every packet (inline: no call, no extra cache line).

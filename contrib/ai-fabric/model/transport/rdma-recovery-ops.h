@@ -192,12 +192,14 @@ class RdmaRecoveryOps : public Object
      */
     void Activate(uint32_t qi) const;
 
+  private:
+    // First, next to the object's header: every received packet reads it.
+    RdmaTransport* m_transport{nullptr}; //!< the transport this instance serves
+
+  protected:
     uint64_t m_timeouts{0}; //!< retransmission timeouts
     uint64_t m_oooDrops{0}; //!< out-of-order drops
     uint64_t m_dupDrops{0}; //!< duplicate drops
-
-  private:
-    RdmaTransport* m_transport{nullptr}; //!< the transport this instance serves
 };
 
 /**
@@ -231,9 +233,10 @@ class NoRecovery : public RdmaRecoveryOps
     void DoDispose() override;
 
   private:
-    std::unordered_map<uint64_t, uint64_t> m_progress; //!< (src, msgId) -> bytes accepted
+    // The per-packet fields first (next to the base's), the map after them.
     uint64_t m_lastKey{0};                             //!< key of the last entry used
     uint64_t* m_lastGot{nullptr};                      //!< its byte count (null: none cached)
+    std::unordered_map<uint64_t, uint64_t> m_progress; //!< (src, msgId) -> bytes accepted
 };
 
 /**

@@ -6,8 +6,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <utility>
-#include <vector>
 
 namespace ns3
 {
@@ -21,7 +22,9 @@ namespace ns3
  * lanes, a cable's packets in flight, a port's credit returns in flight. A ring allocates
  * only when it grows (to the largest depth reached, then never again) and keeps its elements
  * contiguous; std::deque allocates and frees blocks as the FIFO moves through memory.
- * A popped slot keeps its moved-from value until the ring reuses it.
+ * A popped slot keeps its moved-from value until the ring reuses it. The ring's own state is
+ * 24 bytes (a pointer and four 32-bit counters), so that it shares a cache line with the
+ * state next to it in the objects that hold one.
  *
  * \tparam T the element (default-constructible, move-assignable)
  */
@@ -31,7 +34,7 @@ class RingQueue
   public:
     /// \param minCapacity the capacity of the first allocation (a power of two)
     explicit RingQueue(std::size_t minCapacity = 8)
-        : m_minCapacity(minCapacity)
+        : m_minCapacity(static_cast<uint32_t>(minCapacity))
     {
     }
 
@@ -50,7 +53,7 @@ class RingQueue
     /// \return the capacity allocated now
     std::size_t Capacity() const
     {
-        return m_ring.size();
+        return m_capacity;
     }
 
     /// \return the oldest element (the queue must not be empty)
@@ -71,7 +74,7 @@ class RingQueue
      */
     T& operator[](std::size_t i)
     {
-        return m_ring[(m_head + i) & (m_ring.size() - 1)];
+        return m_ring[(m_head + i) & (m_capacity - 1)];
     }
 
     /**
@@ -80,7 +83,7 @@ class RingQueue
      */
     const T& operator[](std::size_t i) const
     {
-        return m_ring[(m_head + i) & (m_ring.size() - 1)];
+        return m_ring[(m_head + i) & (m_capacity - 1)];
     }
 
     /**
@@ -90,11 +93,11 @@ class RingQueue
      */
     T& PushSlot()
     {
-        if (m_count == m_ring.size())
+        if (m_count == m_capacity)
         {
             Grow();
         }
-        T& slot = m_ring[(m_head + m_count) & (m_ring.size() - 1)];
+        T& slot = m_ring[(m_head + m_count) & (m_capacity - 1)];
         ++m_count;
         return slot;
     }
@@ -114,14 +117,15 @@ class RingQueue
     /// \brief Drop the oldest element (the queue must not be empty); its slot is reused later.
     void PopFront()
     {
-        m_head = (m_head + 1) & (m_ring.size() - 1);
+        m_head = (m_head + 1) & (m_capacity - 1);
         --m_count;
     }
 
     /// \brief Drop every element and the storage.
     void Clear()
     {
-        std::vector<T>().swap(m_ring);
+        m_ring.reset();
+        m_capacity = 0;
         m_head = 0;
         m_count = 0;
     }
@@ -130,19 +134,23 @@ class RingQueue
     /// Full ring: double it (a power of two), oldest first.
     void Grow()
     {
-        std::vector<T> grown(std::max<std::size_t>(m_minCapacity, 2 * m_ring.size()));
-        for (std::size_t i = 0; i < m_count; ++i)
+        const uint32_t capacity = std::max(m_minCapacity, 2 * m_capacity);
+        // 32-bit counters: a FIFO of 2^31 packets would not fit in memory first.
+        std::unique_ptr<T[]> grown(new T[capacity]());
+        for (uint32_t i = 0; i < m_count; ++i)
         {
-            grown[i] = std::move(m_ring[(m_head + i) & (m_ring.size() - 1)]);
+            grown[i] = std::move(m_ring[(m_head + i) & (m_capacity - 1)]);
         }
-        m_ring.swap(grown);
+        m_ring = std::move(grown);
+        m_capacity = capacity;
         m_head = 0;
     }
 
-    std::vector<T> m_ring;     //!< the slots; the size is 0 or a power of two
-    std::size_t m_head{0};     //!< index of the oldest element
-    std::size_t m_count{0};    //!< elements held
-    std::size_t m_minCapacity; //!< first allocation, slots (a power of two)
+    std::unique_ptr<T[]> m_ring; //!< the slots
+    uint32_t m_capacity{0};      //!< slots allocated: 0 or a power of two
+    uint32_t m_head{0};          //!< index of the oldest element
+    uint32_t m_count{0};         //!< elements held
+    uint32_t m_minCapacity;      //!< first allocation, slots (a power of two)
 };
 
 } // namespace ns3
