@@ -963,6 +963,68 @@ OneMessage(uint32_t src, uint32_t dst, uint64_t bytes)
 
 /**
  * \ingroup ai-fabric-tests
+ * \brief A GPU sends over all its NVLinks, one to each NVSwitch chip, packet by packet (as
+ * NVLink does): a ring all-reduce on 8 GPUs reaches the same busbw with 4 chips (DGX H100)
+ * and 18 chips (as many as NVL72 has) as with one chip, within 0.5 %; every NVLink of a GPU
+ * carries its share of the bytes (within 5 % of the mean); and the analytic column, which
+ * prices the GPU's NVLink bandwidth (not one chip's link), agrees within 3 %.
+ */
+class NvlinkChipsTestCase : public TestCase
+{
+  public:
+    NvlinkChipsTestCase()
+        : TestCase("A GPU stripes over every NVSwitch chip: 1, 4 and 18 chips give one busbw")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        double oneChip = 0;
+        for (const uint32_t chips : {1U, 4U, 18U})
+        {
+            TopologySpec t = NvlinkDomainTopology();
+            t.nvlinkSwitches = chips;
+            const FabricGraph graph = BuildFabricGraph(t);
+            RunSetup setup;
+            setup.stopTime = Seconds(1);
+            setup.topology = &t;
+            const RunResults r = RunCollectives(graph, {Ring(8, 32 << 20)}, setup);
+            const std::string what = std::to_string(chips) + " chips";
+            NS_TEST_ASSERT_MSG_EQ(r.complete, true, what);
+            NS_TEST_ASSERT_MSG_EQ(r.collectives.size(), 1U, what);
+            const CollectiveResult& c = r.collectives[0];
+            if (chips == 1)
+            {
+                oneChip = c.busbwGBps;
+            }
+            NS_TEST_EXPECT_MSG_EQ_TOL(c.busbwGBps, oneChip, 0.005 * oneChip, what);
+            NS_TEST_EXPECT_MSG_EQ_TOL(c.durationS, c.analyticS, 0.03 * c.analyticS, what);
+            // Bytes each GPU put on each of its NVLinks (the GPU -> chip direction).
+            const auto& links = graph.GetLinks();
+            for (uint32_t gpu = 0; gpu < 8; ++gpu)
+            {
+                std::vector<double> sent;
+                const uint32_t node = graph.GetGpuNode(gpu);
+                for (const auto& adj : graph.GetAdjacency(node))
+                {
+                    const bool aToB = links[adj.link].a == node;
+                    sent.push_back(
+                        static_cast<double>(r.ports[2 * adj.link + (aToB ? 0 : 1)].txBytes));
+                }
+                NS_TEST_ASSERT_MSG_EQ(sent.size(), chips, what);
+                const double mean = std::accumulate(sent.begin(), sent.end(), 0.0) / chips;
+                for (const double b : sent)
+                {
+                    NS_TEST_EXPECT_MSG_EQ_TOL(b, mean, 0.05 * mean, what << ", GPU " << gpu);
+                }
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup ai-fabric-tests
  * \brief A message alone on the fabric takes its ideal time (MessageIdealTimes) on IB, RoCE,
  * PCIe host links and NVLink paths, within 0.01 %: slowdown 1.
  * (Moved from IdealFct.IsolatedMessageTakesItsIdealTimeOnIbRoceAndNvlinkPaths.)
@@ -1288,6 +1350,7 @@ class AnalysisTestSuite : public TestSuite
         AddTestCase(new RingSameSeedTestCase, TestCase::QUICK);
         AddTestCase(new PermutationSeedTestCase, TestCase::QUICK);
         AddTestCase(new IdealFctTestCase, TestCase::QUICK);
+        AddTestCase(new NvlinkChipsTestCase, TestCase::QUICK);
         AddTestCase(new BisectionCountsTestCase, TestCase::QUICK);
         AddTestCase(new BisectionCutTestCase, TestCase::QUICK);
         AddTestCase(new BisectionAllToAllTestCase, TestCase::QUICK);

@@ -14,6 +14,29 @@
 namespace ns3
 {
 
+namespace
+{
+
+/**
+ * \param graph the fabric
+ * \param link an NVLink (a GPU to an NVSwitch chip)
+ * \return the NVLinks of the link's GPU (its links to every chip of its domain)
+ */
+double
+NvlinkWidth(const FabricGraph& graph, const FabricGraph::Link& link)
+{
+    const uint32_t gpu
+        = graph.GetNodes()[link.a].kind == FabricGraph::NodeKind::GPU ? link.a : link.b;
+    double n = 0;
+    for (const auto& adj : graph.GetAdjacency(gpu))
+    {
+        n += graph.GetLinks()[adj.link].kind == FabricGraph::LinkKind::NVLINK ? 1 : 0;
+    }
+    return std::max(n, 1.0);
+}
+
+} // namespace
+
 AlphaBeta
 PathAlphaBeta(const FabricGraph& graph, uint32_t srcGpu, uint32_t dstGpu)
 {
@@ -47,7 +70,13 @@ PathAlphaBeta(const FabricGraph& graph, uint32_t srcGpu, uint32_t dstGpu)
         const double bytesPerS = p.rate.GetBitRate() / 8.0;
         const double firstBytes = p.WireBytes(mtuBytes, true);
         const double first = firstBytes / bytesPerS;
-        const double beta = p.WireBytes(mtuBytes, false) / (mtu * bytesPerS);
+        // A GPU sends and receives over all its NVLinks at once (one to each NVSwitch chip,
+        // packet by packet): the stream's rate on an NVLink hop is the GPU's NVLink
+        // bandwidth, whichever chip the path above goes through; a packet still crosses
+        // one link (first).
+        const double width
+            = links[l].kind == FabricGraph::LinkKind::NVLINK ? NvlinkWidth(graph, links[l]) : 1.0;
+        const double beta = p.WireBytes(mtuBytes, false) / (mtu * bytesPerS * width);
         at = (links[l].a == at) ? links[l].b : links[l].a;
         const bool cutThrough = nodes[at].kind == FabricGraph::NodeKind::SWITCH && p.cutThrough;
         // Pipeline fill: a cut-through switch starts forwarding after the first 64 bytes.

@@ -69,6 +69,32 @@ SelectPort(Ptr<FabricSwitch> sw, uint32_t dst, uint16_t qp)
     return ports[(h >> 32) % ports.size()];
 }
 
+/**
+ * \brief The ports a multi-port GPU's queue pair stripes its packets over: all the
+ * equal-cost ports of its routing table when every one is an NVLink (a GPU spreads its
+ * traffic over its links to every NVSwitch chip, packet by packet); none otherwise (NIC
+ * traffic stays on one port per queue pair, as a QP stays on one NIC).
+ * \param sw the GPU's forwarding element
+ * \param nvlinkPorts its NVLink ports, a bit each (ports 0 to 63)
+ * \param dst destination endpoint
+ * \param qp queue pair index (unused: every queue pair stripes alike)
+ * \return the ports, a bit each; 0 if the queue pair does not stripe
+ */
+uint64_t
+SelectStripe(Ptr<FabricSwitch> sw, uint64_t nvlinkPorts, uint32_t dst, uint16_t /* qp */)
+{
+    uint64_t mask = 0;
+    for (const uint16_t port : sw->GetRoute(dst))
+    {
+        if (port >= 64 || !(nvlinkPorts >> port & 1))
+        {
+            return 0;
+        }
+        mask |= uint64_t{1} << port;
+    }
+    return mask;
+}
+
 /// \return true if the node needs a forwarding element: switches, NIC nodes, and
 /// GPUs with several ports (they choose a port per destination and may relay).
 bool
@@ -382,10 +408,20 @@ FabricBuilder::Build(const FabricGraph& graph,
         rdma.SetTransportAttribute("ControlPriority", UintegerValue(profile.controlPriority));
         const Ptr<FabricSwitch>& sw = f.switches[n];
         f.gpuNodes.Add(f.nodes.Get(n));
-        f.transports[gpu]
-            = rdma.Install(f.nodes.Get(n),
-                           gpu,
-                           sw ? MakeBoundCallback(&SelectPort, sw) : RdmaTransport::PortSelector());
+        uint64_t nvlinkPorts = 0; // switch port i is the node's adjacency i
+        const auto& adjacency = graph.GetAdjacency(n);
+        for (std::size_t i = 0; i < adjacency.size() && i < 64; ++i)
+        {
+            if (links[adjacency[i].link].kind == FabricGraph::LinkKind::NVLINK)
+            {
+                nvlinkPorts |= uint64_t{1} << i;
+            }
+        }
+        f.transports[gpu] = sw ? rdma.Install(f.nodes.Get(n),
+                                              gpu,
+                                              MakeBoundCallback(&SelectPort, sw),
+                                              MakeBoundCallback(&SelectStripe, sw, nvlinkPorts))
+                               : rdma.Install(f.nodes.Get(n), gpu);
     }
 
     // Routing strategies and tables (verified).

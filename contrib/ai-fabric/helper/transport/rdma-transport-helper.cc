@@ -43,7 +43,8 @@ RdmaTransportHelper::SetMtu(uint32_t bytes)
 Ptr<RdmaTransport>
 RdmaTransportHelper::Install(Ptr<Node> node,
                              uint32_t endpoint,
-                             RdmaTransport::PortSelector selector) const
+                             RdmaTransport::PortSelector selector,
+                             RdmaTransport::StripeSelector stripe) const
 {
     Ptr<RdmaTransport> t = m_factory.Create<RdmaTransport>();
     if (Ptr<FabricSwitch> sw = node->GetObject<FabricSwitch>())
@@ -53,7 +54,7 @@ RdmaTransportHelper::Install(Ptr<Node> node,
         {
             ports.push_back(sw->GetPort(i));
         }
-        t->Setup(endpoint, ports, m_mtu == 0 ? UINT32_MAX : m_mtu, selector);
+        t->Setup(endpoint, ports, m_mtu == 0 ? UINT32_MAX : m_mtu, selector, stripe);
         sw->SetLocalEndpoint(endpoint, t->GetReceiveCallback());
     }
     else

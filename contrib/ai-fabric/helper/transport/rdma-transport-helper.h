@@ -94,11 +94,14 @@ class RdmaTransportHelper
      * \param node a GPU node: one FabricNetDevice, or an aggregated FabricSwitch
      * \param endpoint the endpoint id (GPU index) the fabric routes to
      * \param selector port choice per (destination, qp) on a node with a FabricSwitch
+     * \param stripe ports a queue pair stripes its packets over (NVLink), per
+     *        (destination, qp), on a node with a FabricSwitch (null: none)
      * \return the transport, aggregated to the node
      */
     Ptr<RdmaTransport> Install(Ptr<Node> node,
                                uint32_t endpoint,
-                               RdmaTransport::PortSelector selector = {}) const;
+                               RdmaTransport::PortSelector selector = {},
+                               RdmaTransport::StripeSelector stripe = {}) const;
 
     /**
      * \param nodes GPU nodes; the i-th becomes endpoint i

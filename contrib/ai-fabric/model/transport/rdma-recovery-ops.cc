@@ -74,6 +74,12 @@ RdmaRecoveryOps::Endpoint() const
     return m_transport->m_endpoint;
 }
 
+bool
+RdmaRecoveryOps::ToleratesReordering() const
+{
+    return false; // PSN order: go-back-N takes a gap for a loss
+}
+
 void
 RdmaRecoveryOps::AcceptPayload(const FabricFields& h) const
 {
@@ -203,6 +209,12 @@ NoRecovery::NotifySent(uint32_t qi, uint32_t /* psn */, bool last)
 void
 NoRecovery::ReceiveAck(uint32_t /* qi */, const FabricFields& /* h */)
 {
+}
+
+bool
+NoRecovery::ToleratesReordering() const
+{
+    return true; // bytes per message, in any order
 }
 
 void

@@ -109,6 +109,11 @@ class RdmaRecoveryOps : public Object
      * \return the payload bytes accepted so far of a message not yet delivered (0 if none)
      */
     virtual uint64_t GetPartialBytes(uint32_t src, uint32_t msgId) const = 0;
+    /**
+     * \return true if the receiver takes a message's packets in any order (the sender may
+     *         then stripe a queue pair's packets over several ports, as NVLink does)
+     */
+    virtual bool ToleratesReordering() const;
 
     /// \return retransmission timeouts that rewound a queue pair
     uint64_t GetTimeouts() const;
@@ -228,6 +233,7 @@ class NoRecovery : public RdmaRecoveryOps
     void ReceiveData(const FabricFields& h) override;
     uint64_t GetMessagesInProgress() const override;
     uint64_t GetPartialBytes(uint32_t src, uint32_t msgId) const override;
+    bool ToleratesReordering() const override;
 
   protected:
     void DoDispose() override;

@@ -199,7 +199,8 @@ void
 RdmaTransport::Setup(uint32_t endpoint,
                      const std::vector<Ptr<FabricNetDevice>>& ports,
                      uint32_t mtu,
-                     PortSelector selector)
+                     PortSelector selector,
+                     StripeSelector stripe)
 {
     NS_ABORT_MSG_IF(!m_ports.empty(), "RdmaTransport::Setup called twice");
     NS_ABORT_MSG_IF(ports.empty(), "RdmaTransport needs a port");
@@ -214,6 +215,7 @@ RdmaTransport::Setup(uint32_t endpoint,
         AddPort(dev);
     }
     m_selector = selector;
+    m_stripe = stripe;
 }
 
 void
@@ -259,7 +261,23 @@ RdmaTransport::PostSend(uint32_t dst, uint16_t qp, uint64_t bytes)
         m_qps.emplace_back();
         m_qps.back().dst = dst;
         m_qps.back().qp = qp;
-        m_qps.back().port = PortFor(dst, qp);
+        QueuePair& created = m_qps.back();
+        created.port = PortFor(dst, qp);
+        if (!m_stripe.IsNull() && m_ports.size() > 1 && m_ports.size() <= 64
+            && m_recovery->ToleratesReordering())
+        {
+            const uint64_t mask = m_stripe(dst, qp);
+            NS_ABORT_MSG_IF(mask >> (m_ports.size() - 1) > 1,
+                            "stripe selector gave a port beyond " << m_ports.size());
+            if ((mask & (mask - 1)) != 0) // two ports or more
+            {
+                created.stripe = mask;
+                if (!(mask >> created.port & 1))
+                {
+                    created.port = static_cast<uint32_t>(__builtin_ctzll(mask));
+                }
+            }
+        }
         m_recovery->AddQueuePair(it->second, dst, qp);
     }
     const uint32_t qi = it->second;
@@ -294,6 +312,11 @@ void
 RdmaTransport::Activate(uint32_t qi)
 {
     QueuePair& q = m_qps[qi];
+    if (q.stripe != 0)
+    {
+        ActivateStriped(qi);
+        return;
+    }
     if (q.sched != IDLE || !CanSend(q))
     {
         return;
@@ -355,6 +378,54 @@ RdmaTransport::WakeNic(uint32_t index)
     m_ports[index].dev->Wake();
 }
 
+void
+RdmaTransport::ActivateStriped(uint32_t qi)
+{
+    QueuePair& q = m_qps[qi];
+    if (!CanSend(q))
+    {
+        return;
+    }
+    q.sched = IN_RING;
+    // Every port of the stripe serves it in its round robin: whichever link is free sends
+    // its next packet, so the queue pair's packets spread over the links as they drain.
+    for (uint64_t todo = q.stripe & ~q.inRings; todo != 0; todo &= todo - 1)
+    {
+        const auto index = static_cast<uint32_t>(__builtin_ctzll(todo));
+        q.inRings |= uint64_t{1} << index;
+        m_ports[index].ring.push_back(qi);
+        m_ports[index].dev->Wake();
+    }
+}
+
+bool
+RdmaTransport::PullStriped(uint32_t qi, uint32_t index, FabricTxItem& item)
+{
+    QueuePair& q = m_qps[qi];
+    Port& port = m_ports[index];
+    q.inRings &= ~(uint64_t{1} << index);
+    if (!CanSend(q))
+    {
+        if (q.inRings == 0)
+        {
+            q.sched = IDLE;
+        }
+        return false;
+    }
+    MakePacket(qi, item, index);
+    if (q.stripe != 0 && CanSend(q))
+    {
+        q.inRings |= uint64_t{1} << index;
+        port.ring.push_back(qi);
+    }
+    else if (q.inRings == 0)
+    {
+        q.sched = IDLE;
+        Activate(qi); // left striping on a CNP: joins its own port's ring, paced
+    }
+    return true;
+}
+
 bool
 RdmaTransport::Pull(uint32_t index, FabricTxItem& item)
 {
@@ -366,12 +437,26 @@ RdmaTransport::Pull(uint32_t index, FabricTxItem& item)
         const uint32_t qi = port.ring.front();
         port.ring.pop_front();
         QueuePair& q = m_qps[qi];
+        if (q.inRings != 0)
+        {
+            // Striped (or was, until a CNP): served by every port of its stripe.
+            if (!PullStriped(qi, index, item))
+            {
+                continue;
+            }
+            item.more = !port.ring.empty();
+            if (!item.more && !port.paced.empty())
+            {
+                ScheduleWake(index, port.paced.front().at);
+            }
+            return true;
+        }
         if (!CanSend(q))
         {
             q.sched = IDLE; // an ACK moved it past its last packet, or the window closed
             continue;
         }
-        MakePacket(qi, item);
+        MakePacket(qi, item, index);
         if (q.paceBps > 0)
         {
             // The next packet is due wireBytes * 8 / RC (rounded up to a picosecond) after
@@ -409,7 +494,7 @@ RdmaTransport::Pull(uint32_t index, FabricTxItem& item)
 }
 
 void
-RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
+RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item, uint32_t port)
 {
     QueuePair& q = m_qps[qi];
     const OutMessage& m = q.msgs[q.sendIdx];
@@ -434,7 +519,7 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
 
     if ((k == 0 && !m_firstPacketSentTrace.IsEmpty()) || (last && !m_lastPacketSentTrace.IsEmpty()))
     {
-        NotifyInjected(q, m, h, k == 0, last);
+        NotifyInjected(m_ports[port], m, h, k == 0, last);
     }
     ++q.sndNxt;
     if (last)
@@ -444,7 +529,7 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
 
     // No ns-3 Packet: the packet travels as item.header and its sizes; an observer that needs
     // a Packet gets one from MaterializePacket.
-    item.wireBytes = m_ports[q.port].dev->WireBytes(h);
+    item.wireBytes = m_ports[port].dev->WireBytes(h);
     item.priority = m_priority;
 
     ++m_dataSent;
@@ -461,13 +546,12 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item)
 }
 
 void
-RdmaTransport::NotifyInjected(const QueuePair& q,
+RdmaTransport::NotifyInjected(const Port& port,
                               const OutMessage& m,
                               const FabricFields& h,
                               bool first,
                               bool last)
 {
-    const Port& port = m_ports[q.port];
     if (first && !m_firstPacketSentTrace.IsEmpty())
     {
         m_firstPacketSentTrace(m.msgId, PicoSeconds(port.dev->GetHeldPs(m_priority)));
@@ -665,6 +749,14 @@ RdmaTransport::ReceiveCnp(const FabricFields& h)
     }
     const uint32_t qi = it->second;
     QueuePair& q = m_qps[qi];
+    if (q.stripe != 0)
+    {
+        // Pacing is per queue pair on one port: it leaves the stripe for its own port (its
+        // entries in the other rings are dropped as they come up).
+        NS_LOG_LOGIC("CNP for striped queue pair " << m_endpoint << "->" << q.dst << "/" << q.qp
+                                                   << ": back to port " << q.port);
+        q.stripe = 0;
+    }
     if (!q.cc)
     {
         q.cc = m_cc->Fork();

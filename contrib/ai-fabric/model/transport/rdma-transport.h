@@ -168,6 +168,13 @@ class RdmaTransport : public Object
 
     /// Chooses the port of a new queue pair: (destination, qp index) -> port index.
     typedef Callback<uint32_t, uint32_t, uint16_t> PortSelector;
+    /**
+     * Chooses the ports a new queue pair stripes its packets over, packet by packet, as a
+     * GPU spreads its traffic over all its NVLinks (one to each NVSwitch chip):
+     * (destination, qp index) -> bit mask of port indexes (bit i: port i). A mask of fewer
+     * than two ports keeps the queue pair on PortSelector's port.
+     */
+    typedef Callback<uint64_t, uint32_t, uint16_t> StripeSelector;
 
     /**
      * \brief Bind to the endpoint's one NIC port.
@@ -186,11 +193,16 @@ class RdmaTransport : public Object
      * \param ports the ports
      * \param mtu payload bytes per packet
      * \param selector port choice per (destination, qp)
+     * \param stripe ports a queue pair stripes over, per (destination, qp) (null: none).
+     *        Striping needs a recovery that takes packets in any order (NoRecovery)
+     *        and an endpoint of at most 64 ports; a striped queue pair that receives a
+     *        CNP goes back to its selector's port, where the congestion control paces it.
      */
     void Setup(uint32_t endpoint,
                const std::vector<Ptr<FabricNetDevice>>& ports,
                uint32_t mtu,
-               PortSelector selector);
+               PortSelector selector,
+               StripeSelector stripe = StripeSelector());
 
     /// \return the handler for packets addressed to this endpoint
     Callback<void, FabricNetDevice*, FabricArrival&> GetReceiveCallback();
@@ -303,6 +315,8 @@ class RdmaTransport : public Object
         uint16_t qp{0};                //!< qp index
         uint8_t sched{IDLE};           //!< Schedule
         uint32_t port{0};              //!< index in m_ports
+        uint64_t stripe{0};            //!< ports it stripes over, a bit each (0: only port)
+        uint64_t inRings{0};           //!< striped: the ports whose ring holds it, a bit each
         std::deque<OutMessage> msgs;   //!< messages the recovery keeps (unsent or unacknowledged)
         std::size_t sendIdx{0};        //!< index in msgs of the message holding sndNxt
         uint32_t nextPsn{0};           //!< PSN of the next posted packet
@@ -376,8 +390,9 @@ class RdmaTransport : public Object
      * \brief Make the next packet of a queue pair and advance it.
      * \param qi index in m_qps
      * \param item filled with the packet
+     * \param port the port it leaves by
      */
-    void MakePacket(uint32_t qi, FabricTxItem& item);
+    void MakePacket(uint32_t qi, FabricTxItem& item, uint32_t port);
     /**
      * \brief Move a port's paced queue pairs due by now into its ring.
      * \param port the port
@@ -412,6 +427,20 @@ class RdmaTransport : public Object
      */
     void Activate(uint32_t qi);
     /**
+     * \brief A striped queue pair with data to send joins the ring of every port it
+     * stripes over that does not hold it yet.
+     * \param qi index in m_qps
+     */
+    void ActivateStriped(uint32_t qi);
+    /**
+     * \brief Pull's turn for a striped queue pair taken from a port's ring.
+     * \param qi index in m_qps
+     * \param index the port
+     * \param item filled with its next packet
+     * \return true if a packet was made
+     */
+    bool PullStriped(uint32_t qi, uint32_t index, FabricTxItem& item);
+    /**
      * \brief A message's first or last packet is being sent: fire FirstPacketSent and
      * LastPacketSent (when they have sinks).
      * \param q its queue pair
@@ -419,8 +448,9 @@ class RdmaTransport : public Object
      * \param h the packet's header
      * \param first it is the message's first packet
      * \param last it is the message's last packet
+     * \param port the port it leaves by
      */
-    void NotifyInjected(const QueuePair& q,
+    void NotifyInjected(const Port& port,
                         const OutMessage& m,
                         const FabricFields& h,
                         bool first,
@@ -497,6 +527,7 @@ class RdmaTransport : public Object
     uint32_t m_endpoint{0};          //!< endpoint id
     std::vector<Port> m_ports;       //!< ports (one NIC, or NVLink and NIC)
     PortSelector m_selector;         //!< port choice (null: port 0)
+    StripeSelector m_stripe;         //!< striping ports (null: none)
     uint32_t m_mtu{4096};            //!< payload MTU, bytes
     uint8_t m_priority{0};           //!< lane of data packets
     uint8_t m_controlPriority{0};    //!< lane of ACK/NACK/CNP
