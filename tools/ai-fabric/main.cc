@@ -20,6 +20,7 @@
 
 #include "config/spec-tables.h"
 #include "config/yaml-scenario-reader.h"
+#include "nccl-tests-command.h"
 #include "output/report-writer.h"
 #include "output/results-writer.h"
 #include "output/straggler-report.h"
@@ -73,6 +74,8 @@ Usage:
   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
   ai-fabric profiles [NAME]
   ai-fabric validate DIR [--quick] [--report FILE] [--jobs N]
+  ai-fabric nccl-tests TEST --topology FILE [-b MIN] [-e MAX] [-f FACTOR] [-g N]
+                       [-d TYPE] [-o OP] [-r ROOT] [-J FILE.json] [--algorithm A] [--out DIR]
   ai-fabric keys
   ai-fabric --help
   ai-fabric --version
@@ -103,6 +106,12 @@ Commands:
              (C1-C8); write DIR/REPORT.md and busbw-vs-size CSVs (and plots,
              with scripts/plot-results) under DIR/plots/. Exit 4 if a
              formula case is out of tolerance (named on stderr).
+  nccl-tests Simulate an nccl-tests binary (all_reduce_perf, all_gather_perf,
+             reduce_scatter_perf, broadcast_perf, reduce_perf, alltoall_perf)
+             with its flags on a topology, and print nccl-tests' table (size,
+             count, type, redop, root, out-of-place and in-place time, algbw,
+             busbw, #wrong) with the analytic time beside; -J writes its JSON
+             (docs/nccl-tests.md). 'ai-fabric nccl-tests --help' lists the flags.
   keys       Print the key reference of the scenario files (link, topology,
              dcqcn and transport keys: value, range, meaning), generated from
              the reader's schema tables; docs/keys.md is its output.
@@ -874,12 +883,16 @@ main(int argc, char** argv)
         {
             return ValidateCommand(std::vector<std::string>(args.begin() + 1, args.end()));
         }
+        if (cmd == "nccl-tests")
+        {
+            return NcclTestsCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+        }
         if (cmd == "keys")
         {
             return Keys(std::vector<std::string>(args.begin() + 1, args.end()));
         }
         return UsageError("unknown command '" + cmd
-                          + "' (known: run, sweep, analyze, profiles, validate, keys)");
+                          + "' (known: run, sweep, analyze, profiles, validate, nccl-tests, keys)");
     }
     catch (const ns3::SpecError& e)
     {
