@@ -34,7 +34,7 @@ namespace ns3
  * Conservation, per lane: credits held + credits in flight back + bytes in the peer's
  * buffer (in blocks) = CreditsPerLane.
  */
-class CreditFlowControl : public FabricFlowControl
+class alignas(64) CreditFlowControl : public FabricFlowControl
 {
   public:
     /**
