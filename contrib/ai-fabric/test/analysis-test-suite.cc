@@ -967,7 +967,8 @@ OneMessage(uint32_t src, uint32_t dst, uint64_t bytes)
  * NVLink does): a ring all-reduce on 8 GPUs reaches the same busbw with 4 chips (DGX H100)
  * and 18 chips (as many as NVL72 has) as with one chip, within 0.5 %; every NVLink of a GPU
  * carries its share of the bytes (within 5 % of the mean); and the analytic column, which
- * prices the GPU's NVLink bandwidth (not one chip's link), agrees within 3 %.
+ * prices the GPU's NVLink bandwidth (not one chip's link), agrees within 3 %. With go-back-N
+ * (which takes packets in PSN order only) a queue pair stays on one link.
  */
 class NvlinkChipsTestCase : public TestCase
 {
@@ -1019,6 +1020,32 @@ class NvlinkChipsTestCase : public TestCase
                     NS_TEST_EXPECT_MSG_EQ_TOL(b, mean, 0.05 * mean, what << ", GPU " << gpu);
                 }
             }
+        }
+
+        // Go-back-N takes packets in PSN order only: its queue pairs do not stripe, so a
+        // single message leaves its GPU on one of the 4 links (and is not retransmitted).
+        TopologySpec t = NvlinkDomainTopology();
+        t.nvlinkSwitches = 4;
+        const FabricGraph graph = BuildFabricGraph(t);
+        for (const ReliabilitySetting rel :
+             {ReliabilitySetting::NONE, ReliabilitySetting::GO_BACK_N})
+        {
+            RunSetup setup;
+            setup.stopTime = Seconds(1);
+            setup.topology = &t;
+            setup.build.reliability = rel;
+            const RunResults r = RunCollectives(graph, {OneMessage(0, 1, 4 << 20)}, setup);
+            const bool gbn = rel == ReliabilitySetting::GO_BACK_N;
+            const std::string what = gbn ? "go-back-n" : "none";
+            NS_TEST_ASSERT_MSG_EQ(r.complete, true, what);
+            uint32_t used = 0;
+            const uint32_t node = graph.GetGpuNode(0);
+            for (const auto& adj : graph.GetAdjacency(node))
+            {
+                const bool aToB = graph.GetLinks()[adj.link].a == node;
+                used += r.ports[2 * adj.link + (aToB ? 0 : 1)].txBytes > (1 << 20) ? 1 : 0;
+            }
+            NS_TEST_EXPECT_MSG_EQ(used, gbn ? 1U : 4U, what << ": GPU 0's links carrying the data");
         }
     }
 };
