@@ -1045,7 +1045,8 @@ class NvlinkChipsTestCase : public TestCase
                 const bool aToB = graph.GetLinks()[adj.link].a == node;
                 used += r.ports[2 * adj.link + (aToB ? 0 : 1)].txBytes > (1 << 20) ? 1 : 0;
             }
-            NS_TEST_EXPECT_MSG_EQ(used, gbn ? 1U : 4U, what << ": GPU 0's links carrying the data");
+            const uint32_t expected = gbn ? 1U : 4U;
+            NS_TEST_EXPECT_MSG_EQ(used, expected, what << ": GPU 0's links carrying the data");
         }
     }
 };
