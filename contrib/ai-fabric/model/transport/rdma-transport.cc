@@ -444,40 +444,37 @@ RdmaTransport::Pull(uint32_t index, FabricTxItem& item)
             {
                 continue;
             }
-            item.more = !port.ring.empty();
-            if (!item.more && !port.paced.empty())
-            {
-                ScheduleWake(index, port.paced.front().at);
-            }
-            return true;
-        }
-        if (!CanSend(q))
-        {
-            q.sched = IDLE; // an ACK moved it past its last packet, or the window closed
-            continue;
-        }
-        MakePacket(qi, item, index);
-        if (q.paceBps > 0)
-        {
-            // The next packet is due wireBytes * 8 / RC (rounded up to a picosecond) after
-            // this one was due, or was sent if that is more than one gap ago: a queue pair
-            // that waited for the port behind others catches up, by one packet at most.
-            const unsigned __int128 bits = static_cast<unsigned __int128>(item.wireBytes) * 8u;
-            const Time gap = PicoSeconds(
-                static_cast<int64_t>((bits * 1000000000000ull + q.paceBps - 1) / q.paceBps));
-            q.nextSend = std::max(q.nextSend, now - gap) + gap;
-        }
-        if (!CanSend(q))
-        {
-            q.sched = IDLE; // done, or the window is full until an ACK (Activate paces it)
-        }
-        else if (q.paceBps > 0)
-        {
-            PushPaced(qi, q.nextSend);
         }
         else
         {
-            port.ring.push_back(qi);
+            if (!CanSend(q))
+            {
+                q.sched = IDLE; // an ACK moved it past its last packet, or the window closed
+                continue;
+            }
+            MakePacket(qi, item, index);
+            if (q.paceBps > 0)
+            {
+                // The next packet is due wireBytes * 8 / RC (rounded up to a picosecond) after
+                // this one was due, or was sent if that is more than one gap ago: a queue pair
+                // that waited for the port behind others catches up, by one packet at most.
+                const unsigned __int128 bits = static_cast<unsigned __int128>(item.wireBytes) * 8u;
+                const Time gap = PicoSeconds(
+                    static_cast<int64_t>((bits * 1000000000000ull + q.paceBps - 1) / q.paceBps));
+                q.nextSend = std::max(q.nextSend, now - gap) + gap;
+            }
+            if (!CanSend(q))
+            {
+                q.sched = IDLE; // done, or the window is full until an ACK (Activate paces it)
+            }
+            else if (q.paceBps > 0)
+            {
+                PushPaced(qi, q.nextSend);
+            }
+            else
+            {
+                port.ring.push_back(qi);
+            }
         }
         item.more = !port.ring.empty();
         if (!item.more && !port.paced.empty())
