@@ -114,11 +114,16 @@ class RingQueue
         PushSlot() = value;
     }
 
-    /// \brief Drop the oldest element (the queue must not be empty); its slot is reused later.
+    /**
+     * \brief Drop the oldest element (the queue must not be empty); its slot is reused later.
+     *
+     * A queue that empties starts again at slot 0: a FIFO that drains often (a port's lane,
+     * a credit return ring) then keeps reusing its first, cache-warm slots instead of
+     * walking through the whole capacity it once grew to.
+     */
     void PopFront()
     {
-        m_head = (m_head + 1) & (m_capacity - 1);
-        --m_count;
+        m_head = --m_count == 0 ? 0 : (m_head + 1) & (m_capacity - 1);
     }
 
     /// \brief Drop every element and the storage.
