@@ -121,6 +121,7 @@ def ring(gpus):
             "    - name: allreduce\n",
             "      op: all-reduce\n",
             "      algorithm: hierarchical\n",
+            "      channels: 1  # one channel, as before channels: auto (comparable history)\n",
             "      ranks_per_node: 8\n",
             "      size: 256MiB\n",
         ]
@@ -196,6 +197,7 @@ def moe_4096():
             "    dp: %d\n" % gpus,
             "    ep: %d\n" % ep,
             "    dp_algorithm: halving-doubling\n",
+            "    dp_channels: 1  # as before channels: auto (comparable history)\n",
             "    micro_batches: 1\n",
             "    rank_gpus: [\n",
         ]
@@ -249,6 +251,8 @@ def train_512():
             "    pp: 4\n",
             "    dp: 16\n",
             "    schedule: 1f1b\n",
+            "    tp_channels: 1  # one channel each, as before channels: auto (comparable history)\n",
+            "    dp_channels: 1\n",
             "    micro_batches: 8\n",
             "    bucket_bytes: 25MiB\n",
             "    overlap_grad_reduce: true\n",
@@ -282,6 +286,7 @@ def smoke():
             "    - name: allreduce\n",
             "      op: all-reduce\n",
             "      algorithm: hierarchical\n",
+            "      channels: 1  # one channel, as before channels: auto (comparable history)\n",
             "      ranks_per_node: 8\n",
             "      size: 4MiB\n",
         ]

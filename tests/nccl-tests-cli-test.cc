@@ -86,7 +86,7 @@ TEST(NcclTestsCli, AllReducePrintsNcclTestsTableAndJson)
     const fs::path s = Scratch("allreduce");
     const Outcome o
         = Tool("nccl-tests all_reduce_perf --topology " + Src("topologies/single-switch-8-ndr.yaml")
-                   + " -b 1K -e 1M -f 32 -g 4 -d half -n 20 --out " + (s / "out").string() + " -J "
+                   + " -b 1K -e 4M -f 64 -g 4 -d half -n 20 --out " + (s / "out").string() + " -J "
                    + (s / "r.json").string(),
                s);
     ASSERT_EQ(o.status, 0) << o.err;
@@ -95,13 +95,13 @@ TEST(NcclTestsCli, AllReducePrintsNcclTestsTableAndJson)
                          "busbw  #wrong     time   algbw   busbw  #wrong    analytic  sim/anl"),
               std::string::npos)
         << o.out;
-    EXPECT_NE(o.out.find("nGpus 4 minBytes 1024 maxBytes 1048576 step: 32(factor)"),
+    EXPECT_NE(o.out.find("nGpus 4 minBytes 1024 maxBytes 4194304 step: 64(factor)"),
               std::string::npos);
     EXPECT_NE(o.out.find("-n 20"), std::string::npos) << "the ignored flag is listed";
     const std::vector<std::string> rows = DataLines(o.out);
-    ASSERT_EQ(rows.size(), 3U) << o.out; // 1 KiB, 32 KiB, 1 MiB
+    ASSERT_EQ(rows.size(), 3U) << o.out; // 1 KiB, 64 KiB, 4 MiB
     double busbwSum = 0;
-    const uint64_t sizes[] = {1024, 32768, 1048576};
+    const uint64_t sizes[] = {1024, 65536, 4194304};
     for (std::size_t i = 0; i < rows.size(); ++i)
     {
         const std::vector<std::string> f = Fields(rows[i]);
@@ -131,7 +131,7 @@ TEST(NcclTestsCli, AllReducePrintsNcclTestsTableAndJson)
                             "\"nwrong\": null",
                             "\"average_bus_bandwidth\"",
                             "\"type\": \"half\"",
-                            "\"size\": 1048576"})
+                            "\"size\": 4194304"})
     {
         EXPECT_NE(json.find(key), std::string::npos) << key << "\n" << json;
     }

@@ -1958,7 +1958,8 @@ TEST_F(ScratchDir, CollectiveKeysDefault)
     ASSERT_EQ(s.traffic.collectives.size(), 1U);
     const ns3::CollectiveSpec& c = s.traffic.collectives[0];
     EXPECT_EQ(c.algorithm, "ring");
-    EXPECT_EQ(c.channels, 1U);
+    EXPECT_EQ(c.channels, ns3::WorkloadGroup::AUTO_CHANNELS) << "channels: auto";
+    EXPECT_EQ(c.ringOrder, ns3::RingOrder::TOPOLOGY);
     EXPECT_EQ(c.chunkBytes, ns3::WorkloadGroup::NCCL_CHUNK_BYTES);
     EXPECT_EQ(c.chunkBytes, 512U * 1024);
     EXPECT_EQ(c.gammaSecondsPerByte, 0.0);
@@ -2392,10 +2393,10 @@ TEST_F(ScratchDir, ChannelsChunksAndReductionBandwidthAreChecked)
     const std::vector<std::tuple<std::string, std::string, int>> cases = {
         {"    channels: 0\n", "channels: must be at least 1, got 0", 15},
         {"    channels: 65\n",
-         "channels: must be between 1 and 64 (NCCL's MAXCHANNELS), got 65",
+         "channels: must be 'auto' or between 1 and 64 (NCCL's MAXCHANNELS), got 65",
          15},
         {"    channels: 99999999999\n",
-         "channels: must be between 1 and 64 (NCCL's MAXCHANNELS), got 99999999999",
+         "channels: must be 'auto' or between 1 and 64 (NCCL's MAXCHANNELS), got 99999999999",
          15},
         {"    channels: 1.5\n", "channels: '1.5' is not a whole number", 15},
         {"    chunk_size: 512\n", "chunk_size: '512' has no unit", 17},
@@ -2405,6 +2406,13 @@ TEST_F(ScratchDir, ChannelsChunksAndReductionBandwidthAreChecked)
         {"    reduction_bandwidth: 0GB/s\n", "reduction_bandwidth: must be greater than 0", 26},
         {"    reduction_bandwidth: 200GiB\n", "reduction_bandwidth: ", 26},
         {"    root: 0\n", "'root' applies only to ops broadcast, reduce", 5},
+        {"    channels: [auto]\n", "channels: expected 'auto' or an integer, got a sequence", 15},
+        {"    ring_order: flat\n",
+         "ring_order: unknown ring order 'flat'; known: topology, ranks",
+         17},
+        {"    ring_order: ranks\n    algorithm: tree\n",
+         "'ring_order' applies only to algorithms ring (their channels are rings), not tree",
+         5},
     };
     for (const auto& [text, fragment, column] : cases)
     {
@@ -2425,6 +2433,10 @@ TEST_F(ScratchDir, ChannelsChunksAndReductionBandwidthAreChecked)
         = ns3::ReadTrafficFile(Write("ok.yaml", head + "    channels: 64\n    chunk_size: 64B\n"));
     EXPECT_EQ(ok.collectives[0].channels, 64U);
     EXPECT_EQ(ok.collectives[0].chunkBytes, 64U);
+    const ns3::TrafficSpec autoRanks = ns3::ReadTrafficFile(
+        Write("auto.yaml", head + "    channels: auto\n    ring_order: ranks\n"));
+    EXPECT_EQ(autoRanks.collectives[0].channels, ns3::WorkloadGroup::AUTO_CHANNELS);
+    EXPECT_EQ(autoRanks.collectives[0].ringOrder, ns3::RingOrder::RANKS);
 }
 
 TEST_F(ScratchDir, CollectiveKeysInTheWrongPlaceSayWhereTheyBelong)

@@ -12,6 +12,7 @@
 
 #include "ns3/analytic-model.h"
 #include "ns3/bisection-meter.h"
+#include "ns3/channel-plan.h"
 #include "ns3/collective-algorithm.h"
 #include "ns3/fabric-builder.h"
 #include "ns3/fabric-graph.h"
@@ -1064,6 +1065,98 @@ class NvlinkChipsTestCase : public TestCase
 
 /**
  * \ingroup ai-fabric-tests
+ * \brief NCCL's channels over NICs: a default ring all-reduce (channels: auto, ring_order:
+ * topology) on 2 rail-optimized servers x 8 GPUs of NDR puts equal bytes on every NIC of a
+ * server (within 2 %), keeps the traffic between servers on its rail (no byte crosses a
+ * spine) and reaches 8 NICs' goodput less the pipeline's fill (busbw within 12 % below 8 x
+ * NDR goodput, never above); the ranks' flat order on every channel funnels a server's
+ * traffic through one NIC pair and reaches at most one NIC's goodput.
+ */
+class NcclChannelsOverNicsTestCase : public TestCase
+{
+  public:
+    NcclChannelsOverNicsTestCase()
+        : TestCase("A default multi-server ring spreads its channels over every NIC, on rail")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TopologySpec t = KindSpec("rail-optimized", "ib-ndr");
+        t.gpusPerServer = 8;
+        t.As<RailOptimizedSpec>().serversPerSu = 2;
+        t.As<RailOptimizedSpec>().sus = 1;
+        t.As<RailOptimizedSpec>().radix = 64;
+        t.hasNvlink = true;
+        t.nvlinkProfile = *FindLinkProfile("nvlink4");
+        const FabricGraph graph = BuildFabricGraph(t);
+        const double nicGBps = FindLinkProfile("ib-ndr")->GoodputBps() / 8e9;
+        double topologyBusbw = 0;
+        for (const RingOrder order : {RingOrder::TOPOLOGY, RingOrder::RANKS})
+        {
+            const bool topology = order == RingOrder::TOPOLOGY;
+            const std::string what = topology ? "topology order" : "ranks order";
+            WorkloadGroup g = Ring(16, 64 << 20);
+            g.chunkBytes = WorkloadGroup::NCCL_CHUNK_BYTES;
+            g.channels = WorkloadGroup::AUTO_CHANNELS;
+            g.ringOrder = order;
+            PlanChannels(g, graph.GetEndpointPlaces());
+            NS_TEST_ASSERT_MSG_EQ(g.channels, 16U, what << ": NCCL's 16 channels");
+            RunSetup setup;
+            setup.stopTime = Seconds(1);
+            setup.topology = &t;
+            const RunResults r = RunCollectives(graph, {g}, setup);
+            NS_TEST_ASSERT_MSG_EQ(r.complete, true, what);
+            const double busbw = r.collectives[0].busbwGBps;
+            // Bytes each GPU's NIC link carried out of its server, and bytes into spines.
+            const auto& links = graph.GetLinks();
+            const auto& nodes = graph.GetNodes();
+            std::vector<double> nic;
+            double spineBytes = 0;
+            for (uint32_t l = 0; l < links.size(); ++l)
+            {
+                const auto& a = nodes[links[l].a];
+                const auto& b = nodes[links[l].b];
+                if (links[l].kind != FabricGraph::LinkKind::FABRIC)
+                {
+                    continue;
+                }
+                if (a.kind == FabricGraph::NodeKind::GPU || b.kind == FabricGraph::NodeKind::GPU)
+                {
+                    const bool aIsGpu = a.kind == FabricGraph::NodeKind::GPU;
+                    nic.push_back(static_cast<double>(r.ports[2 * l + (aIsGpu ? 0 : 1)].txBytes));
+                }
+                else
+                {
+                    spineBytes
+                        += static_cast<double>(r.ports[2 * l].txBytes + r.ports[2 * l + 1].txBytes);
+                }
+            }
+            NS_TEST_ASSERT_MSG_EQ(nic.size(), 16U, what << ": one NIC per GPU");
+            if (topology)
+            {
+                topologyBusbw = busbw;
+                const double mean = std::accumulate(nic.begin(), nic.end(), 0.0) / nic.size();
+                for (const double b : nic)
+                {
+                    NS_TEST_EXPECT_MSG_EQ_TOL(b, mean, 0.02 * mean, what << ": NIC bytes");
+                }
+                NS_TEST_EXPECT_MSG_EQ(spineBytes, 0.0, what << ": traffic stays on its rail");
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(busbw, 8 * nicGBps * 1.001, what);
+                NS_TEST_EXPECT_MSG_GT(busbw, 0.88 * 8 * nicGBps, what);
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(busbw, nicGBps * 1.001, what);
+                NS_TEST_EXPECT_MSG_GT(topologyBusbw, 4 * busbw, what);
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup ai-fabric-tests
  * \brief A message alone on the fabric takes its ideal time (MessageIdealTimes) on IB, RoCE,
  * PCIe host links and NVLink paths, within 0.01 %: slowdown 1.
  * (Moved from IdealFct.IsolatedMessageTakesItsIdealTimeOnIbRoceAndNvlinkPaths.)
@@ -1389,6 +1482,7 @@ class AnalysisTestSuite : public TestSuite
         AddTestCase(new RingSameSeedTestCase, TestCase::QUICK);
         AddTestCase(new PermutationSeedTestCase, TestCase::QUICK);
         AddTestCase(new IdealFctTestCase, TestCase::QUICK);
+        AddTestCase(new NcclChannelsOverNicsTestCase, TestCase::QUICK);
         AddTestCase(new NvlinkChipsTestCase, TestCase::QUICK);
         AddTestCase(new BisectionCountsTestCase, TestCase::QUICK);
         AddTestCase(new BisectionCutTestCase, TestCase::QUICK);

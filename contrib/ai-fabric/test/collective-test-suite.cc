@@ -12,6 +12,7 @@
  */
 #include "ai-fabric-test-run.h"
 
+#include "ns3/channel-plan.h"
 #include "ns3/collective-algorithm.h"
 #include "ns3/direct-collective.h"
 #include "ns3/random-variable-stream.h"
@@ -1445,6 +1446,138 @@ class PermutationTwoRanksTestCase : public TestCase
 
 /**
  * \ingroup ai-fabric-tests
+ * \brief NCCL's channels (PlanChannels()): the default count matches NCCL's logged counts; the
+ * topology ring orders are permutations whose hops between servers stay on one rail and that
+ * use every NIC of a server once in each direction over R rings; a ring built on them sends
+ * what the bytes oracle says, for every ring op, uneven sizes and a root off the first server.
+ */
+class ChannelPlanTestCase : public CollectiveDagTestCase
+{
+  public:
+    ChannelPlanTestCase()
+        : CollectiveDagTestCase("NCCL-like channels: count, rail-aligned ring orders, bytes")
+    {
+    }
+
+  private:
+    /// \param servers S \param perServer m \return places of S x m GPUs, server-major
+    static std::vector<EndpointPlace> Places(uint32_t servers, uint32_t perServer)
+    {
+        std::vector<EndpointPlace> places(servers * perServer);
+        for (uint32_t i = 0; i < places.size(); ++i)
+        {
+            places[i].server = i / perServer;
+            places[i].local = i % perServer;
+        }
+        return places;
+    }
+
+    /// \param n how many \return 0 .. n-1
+    static std::vector<uint32_t> Iota(uint32_t n)
+    {
+        std::vector<uint32_t> v(n);
+        std::iota(v.begin(), v.end(), 0);
+        return v;
+    }
+
+    void DoRun() override
+    {
+        // Counts: NCCL's logs (nccl#892: 8 GPUs in one server, 16; nccl#1189: 2 x 2, 8).
+        NS_TEST_EXPECT_MSG_EQ(NcclChannelCount(Iota(8), Places(1, 8)), 16U, "1 x 8");
+        NS_TEST_EXPECT_MSG_EQ(NcclChannelCount(Iota(4), Places(2, 2)), 8U, "2 x 2");
+        NS_TEST_EXPECT_MSG_EQ(NcclChannelCount(Iota(16), Places(2, 8)), 16U, "2 x 8");
+        NS_TEST_EXPECT_MSG_EQ(NcclChannelCount(Iota(4), Places(4, 1)), 4U, "4 x 1");
+        NS_TEST_EXPECT_MSG_EQ(NcclChannelCount(Iota(72), Places(1, 72)), 64U, "MAXCHANNELS");
+        NS_TEST_EXPECT_MSG_EQ(NcclChannelCount(Iota(4), {}), 4U, "no places: own servers");
+
+        for (const uint32_t servers : {2U, 3U, 4U, 5U})
+        {
+            for (const uint32_t m : {1U, 2U, 3U, 8U})
+            {
+                const std::string what = std::to_string(servers) + " x " + std::to_string(m);
+                const std::vector<EndpointPlace> places = Places(servers, m);
+                // Ranks listed out of order: the plan goes by place, not by position.
+                std::vector<uint32_t> ranks = Iota(servers * m);
+                std::reverse(ranks.begin(), ranks.end());
+                const auto rings = TopologyRings(ranks, places, 64);
+                NS_TEST_ASSERT_MSG_EQ(rings.size(), m, what);
+                // Per server and local GPU: rings entering and leaving through it.
+                std::vector<uint32_t> in(servers * m, 0);
+                std::vector<uint32_t> out(servers * m, 0);
+                uint32_t offRail = 0;
+                for (const auto& ring : rings)
+                {
+                    std::vector<uint32_t> sorted = ring;
+                    std::sort(sorted.begin(), sorted.end());
+                    NS_TEST_ASSERT_MSG_EQ((sorted == Iota(servers * m)), true, what);
+                    for (uint32_t i = 0; i < ring.size(); ++i)
+                    {
+                        const EndpointPlace& a = places[ranks[ring[i]]];
+                        const EndpointPlace& b = places[ranks[ring[(i + 1) % ring.size()]]];
+                        if (a.server == b.server)
+                        {
+                            continue;
+                        }
+                        ++out[a.server * m + a.local];
+                        ++in[b.server * m + b.local];
+                        offRail += a.local != b.local ? 1 : 0;
+                        // Each server is visited once per ring, in a row.
+                        NS_TEST_EXPECT_MSG_EQ(b.server, (a.server + servers - 1) % servers, what);
+                    }
+                }
+                // Two GPUs per server and an odd server count: one hop per ring must
+                // change rail; otherwise none does.
+                const uint32_t expectOff = (m == 2 && servers % 2 == 1) ? m : 0;
+                NS_TEST_EXPECT_MSG_EQ(offRail, expectOff, what << ": hops off their rail");
+                if (expectOff == 0)
+                {
+                    for (uint32_t k = 0; k < servers * m; ++k)
+                    {
+                        NS_TEST_EXPECT_MSG_EQ(in[k], 1U, what << ": entries of GPU " << k);
+                        NS_TEST_EXPECT_MSG_EQ(out[k], 1U, what << ": exits of GPU " << k);
+                    }
+                }
+            }
+        }
+        // One server: no rings (the ranks' order).
+        NS_TEST_EXPECT_MSG_EQ(TopologyRings(Iota(8), Places(1, 8), 16).empty(), true, "1 server");
+
+        // A ring on the planned orders sends what the oracle says (BuildAndCheck compares).
+        for (const std::string op :
+             {"all-reduce", "reduce-scatter", "all-gather", "broadcast", "reduce"})
+        {
+            WorkloadGroup g = MakeGroup(op, "ring", 12, 10 * MiB + 7);
+            g.ranks = Iota(12);
+            std::reverse(g.ranks.begin(), g.ranks.end());
+            g.root = 5;
+            g.chunkBytes = 256 * KiB;
+            g.channels = WorkloadGroup::AUTO_CHANNELS;
+            g.ringOrder = RingOrder::TOPOLOGY;
+            PlanChannels(g, Places(3, 4));
+            NS_TEST_EXPECT_MSG_EQ(g.channels, 16U, op << ": 4 x 2 x 2 channels");
+            NS_TEST_EXPECT_MSG_EQ(g.rings.size(), 4U, op);
+            NS_TEST_ASSERT_MSG_EQ(CreateCollectiveAlgorithm("ring")->Validate(g), "", op);
+            Workload wl;
+            const DagFacts f = BuildAndCheck(g, false, wl);
+            NS_TEST_EXPECT_MSG_EQ(f.acyclic, true, op);
+            std::vector<uint64_t> expected;
+            NS_TEST_ASSERT_MSG_EQ(CreateCollectiveAlgorithm("ring")->BytesPerRank(g, expected),
+                                  true,
+                                  op);
+            for (uint32_t pos = 0; pos < g.ranks.size(); ++pos)
+            {
+                NS_TEST_EXPECT_MSG_EQ(f.sent[g.ranks[pos]], expected[pos], op << " rank " << pos);
+            }
+        }
+        // A ring order that is no permutation is refused.
+        WorkloadGroup g = MakeGroup("all-reduce", "ring", 4, MiB);
+        g.rings = {{0, 1, 2, 2}};
+        NS_TEST_EXPECT_MSG_NE(CreateCollectiveAlgorithm("ring")->Validate(g), "", "bad ring");
+    }
+};
+
+/**
+ * \ingroup ai-fabric-tests
  * \brief The collectives' TestSuite: the registry, then one case per algorithm.
  */
 class CollectiveTestSuite : public TestSuite
@@ -1472,6 +1605,7 @@ class CollectiveTestSuite : public TestSuite
         AddTestCase(new GammaDelaysTestCase, TestCase::QUICK);
         AddTestCase(new LargeGroupsTestCase, TestCase::EXTENSIVE);
         AddTestCase(new RingAnyOrderTestCase, TestCase::QUICK);
+        AddTestCase(new ChannelPlanTestCase, TestCase::QUICK);
         AddTestCase(new SplitChunksTestCase, TestCase::QUICK);
         AddTestCase(new PermutationDerangementTestCase, TestCase::QUICK);
         AddTestCase(new PermutationTwoRanksTestCase, TestCase::QUICK);

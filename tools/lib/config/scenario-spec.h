@@ -35,7 +35,10 @@ struct CollectiveSpec
     std::vector<uint32_t> ranks; //!< GPU indices taking part, in ring order; empty = all GPUs
     SpecLocation ranksWhere;     //!< location of the ranks value (for errors found later)
     Time start;                  //!< when the collective is issued
-    uint32_t channels{1};        //!< parallel channels (NCCL rings/trees), each its own QP
+    uint32_t channels{WorkloadGroup::AUTO_CHANNELS}; //!< parallel channels (NCCL rings/trees),
+                                                     //!< each its own QP; AUTO_CHANNELS: NCCL's
+                                                     //!< count (`channels: auto`, the default)
+    RingOrder ringOrder{RingOrder::TOPOLOGY};        //!< `ring_order:` topology (NCCL) or ranks
     uint64_t chunkBytes{512 * 1024};     //!< pipelining unit (NCCL Simple: 512 KiB); 0: whole steps
     double gammaSecondsPerByte{0};       //!< reduction cost, seconds per reduced byte
     uint32_t root{0};                    //!< broadcast/reduce root: position in ranks

@@ -81,6 +81,7 @@ const std::vector<std::string> COLLECTIVE_KEYS = {"name",
                                                   "ranks",
                                                   "start",
                                                   "channels",
+                                                  "ring_order",
                                                   "chunk_size",
                                                   "reduction_bandwidth",
                                                   "root",
@@ -129,6 +130,7 @@ const std::vector<std::string> TRAINING_KEYS = {"name",
                                                 "tp_channels",
                                                 "dp_algorithm",
                                                 "dp_channels",
+                                                "ring_order",
                                                 "chunk_bytes",
                                                 "bucket_bytes",
                                                 "overlap_grad_reduce",
@@ -1716,6 +1718,13 @@ CollectiveKeyProblem(const std::string& key,
                + " (they pipeline their steps in chunks), not " + algorithm
                + ", which sends whole messages";
     }
+    if (key == "ring_order"
+        && !Contains(AlgorithmsWith(&CollectiveCapabilities::ringOrdered), algorithm))
+    {
+        return "'ring_order' applies only to algorithms "
+               + JoinList(AlgorithmsWith(&CollectiveCapabilities::ringOrdered))
+               + " (their channels are rings), not " + algorithm;
+    }
     if (key == "reduction_bandwidth" && !CollectiveOpReduces(op))
     {
         std::vector<std::string> reducing;
@@ -1847,6 +1856,42 @@ ReadSweep(const Field& f, CollectiveSpec& spec)
 }
 
 /**
+ * \param f a `channels` field (a collective's, or a training job's `tp_channels` and
+ *        `dp_channels`)
+ * \return the count, or WorkloadGroup::AUTO_CHANNELS for `auto` (NCCL's count,
+ *         PlanChannels())
+ * \throws SpecError at the value
+ */
+uint32_t
+ReadChannels(const Field& f)
+{
+    constexpr uint32_t maxChannels = CollectiveAlgorithm::MAX_CHANNELS;
+    if (ScalarOf(f, "'auto' or an integer") == "auto")
+    {
+        return WorkloadGroup::AUTO_CHANNELS;
+    }
+    const uint64_t channels = ReadInteger(f, 1, std::numeric_limits<uint64_t>::max());
+    if (channels > maxChannels)
+    {
+        f.Fail("must be 'auto' or between 1 and " + std::to_string(maxChannels)
+               + " (NCCL's MAXCHANNELS), got " + f.value.Scalar());
+    }
+    return static_cast<uint32_t>(channels);
+}
+
+/**
+ * \param f a `ring_order` field
+ * \return the order: `topology` (NCCL's channels, the default) or `ranks` (as listed)
+ * \throws SpecError at the value
+ */
+RingOrder
+ReadRingOrder(const Field& f)
+{
+    return ReadChoice(f, "ring order", {"topology", "ranks"}) == "ranks" ? RingOrder::RANKS
+                                                                         : RingOrder::TOPOLOGY;
+}
+
+/**
  * \brief Parse one entry of `collectives` (its name is read by the caller).
  * \param c the entry's mapping
  * \param spec the collective, with `where` and `name` set
@@ -1857,7 +1902,6 @@ ReadSweep(const Field& f, CollectiveSpec& spec)
 void
 ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topology)
 {
-    constexpr uint32_t maxChannels = CollectiveAlgorithm::MAX_CHANNELS;
     const std::string op = ReadChoice(c.Require("op"), "op", CollectiveOpNames());
     NS_ABORT_MSG_UNLESS(CollectiveOpFromName(op, spec.op), "no op named '" << op << "'");
     spec.algorithm = ReadAlgorithm(c, spec.op);
@@ -1936,13 +1980,11 @@ ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topo
     }
     if (const Field* f = c.Find("channels"))
     {
-        const uint64_t channels = ReadInteger(*f, 1, std::numeric_limits<uint64_t>::max());
-        spec.channels = static_cast<uint32_t>(std::min<uint64_t>(channels, maxChannels));
-        if (channels > maxChannels)
-        {
-            f->Fail("must be between 1 and " + std::to_string(maxChannels)
-                    + " (NCCL's MAXCHANNELS), got " + f->value.Scalar());
-        }
+        spec.channels = ReadChannels(*f);
+    }
+    if (const Field* f = c.Find("ring_order"))
+    {
+        spec.ringOrder = ReadRingOrder(*f);
     }
     // NCCL's Simple-protocol chunk where the algorithm pipelines; 0 (whole messages) where
     // it does not, so that no chunk check applies to it.
@@ -1992,7 +2034,7 @@ ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topo
     // What only the algorithm knows (halving-doubling: a power-of-two P), once P is known.
     if (ranks > 0)
     {
-        WorkloadGroup g = MakeWorkloadGroup(spec, ranks);
+        WorkloadGroup g = MakeWorkloadGroup(spec, ranks, {});
         std::string problem = CreateCollectiveAlgorithm(spec.algorithm)->Validate(g);
         if (problem.empty() && spec.sweep)
         {
@@ -2685,7 +2727,7 @@ ParseTraining(const Field& f,
     }
     if (const Field* k = m.Find("tp_channels"))
     {
-        t.tpChannels = ReadU32(*k, 1, CollectiveAlgorithm::MAX_CHANNELS);
+        t.tpChannels = ReadChannels(*k);
     }
     if (const Field* k = m.Find("dp_algorithm"))
     {
@@ -2693,7 +2735,11 @@ ParseTraining(const Field& f,
     }
     if (const Field* k = m.Find("dp_channels"))
     {
-        t.dpChannels = ReadU32(*k, 1, CollectiveAlgorithm::MAX_CHANNELS);
+        t.dpChannels = ReadChannels(*k);
+    }
+    if (const Field* k = m.Find("ring_order"))
+    {
+        t.ringOrder = ReadRingOrder(*k);
     }
     if (const Field* k = m.Find("chunk_bytes"))
     {

@@ -10,6 +10,7 @@
 
 #include "ns3/analytic-model.h"
 #include "ns3/bisection-meter.h"
+#include "ns3/channel-plan.h"
 #include "ns3/collective-algorithm.h"
 #include "ns3/direct-collective.h"
 #include "ns3/fabric-builder.h"
@@ -76,7 +77,7 @@ BuildWorkload(const ScenarioSpec& spec, uint32_t gpus, Workload& wl)
                             "algorithm '" + c.algorithm + "' does not implement '"
                                 + CollectiveOpName(c.op) + "'");
         }
-        WorkloadGroup g = MakeWorkloadGroup(c, gpus);
+        WorkloadGroup g = MakeWorkloadGroup(c, gpus, wl.GetPlaces());
         for (const uint32_t r : g.ranks)
         {
             if (r >= gpus)
@@ -781,7 +782,7 @@ GatherTraining(const TrainingBuild& tb, const WorkloadExecution& runner, bool tr
 } // namespace
 
 WorkloadGroup
-MakeWorkloadGroup(const CollectiveSpec& c, uint32_t gpus)
+MakeWorkloadGroup(const CollectiveSpec& c, uint32_t gpus, const std::vector<EndpointPlace>& places)
 {
     WorkloadGroup g;
     g.name = c.name;
@@ -791,6 +792,7 @@ MakeWorkloadGroup(const CollectiveSpec& c, uint32_t gpus)
     g.start = c.start;
     g.ranks = c.ranks;
     g.channels = c.channels;
+    g.ringOrder = c.ringOrder;
     g.chunkBytes = c.chunkBytes;
     g.gammaSecondsPerByte = c.gammaSecondsPerByte;
     g.root = c.root;
@@ -816,6 +818,7 @@ MakeWorkloadGroup(const CollectiveSpec& c, uint32_t gpus)
             g.transfers.push_back(WorkloadTransfer{i, (i + 1) % p, g.bytes});
         }
     }
+    PlanChannels(g, places);
     return g;
 }
 
@@ -854,6 +857,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
                             + "' is a sweep: run it with RunSweep (ai-fabric run)");
     }
     Workload workload;
+    workload.SetPlaces(graph.GetEndpointPlaces());
     BuildWorkload(spec, graph.GetGpuCount(), workload);
     TrainingBuild training;
     if (spec.traffic.hasTraining)

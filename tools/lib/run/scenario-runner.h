@@ -52,11 +52,16 @@ struct SweepResults
  * first \p gpus GPUs when the collective lists none: `ranks: all`) and its transfers
  * (send-recv: as given; permutation: the shift i -> i + 1, a derangement with the same
  * bytes per rank as any other, which RunScenario replaces by the seeded random draw).
+ * Its channels are planned (PlanChannels(): `channels: auto` and `ring_order`) on \p places.
  * \param c the collective
  * \param gpus GPUs of the fabric
+ * \param places per GPU, where it sits (FabricGraph::GetEndpointPlaces()); empty when no
+ *        fabric is known (every rank then counts as a server of its own)
  * \return the group, ready for CollectiveAlgorithm::Validate() and the analytic model
  */
-WorkloadGroup MakeWorkloadGroup(const CollectiveSpec& c, uint32_t gpus);
+WorkloadGroup MakeWorkloadGroup(const CollectiveSpec& c,
+                                uint32_t gpus,
+                                const std::vector<EndpointPlace>& places);
 
 /**
  * \ingroup ai-fabric

@@ -160,7 +160,9 @@ struct CollectivePoint
 double
 ClosedForm(const ScenarioSpec& spec, int index, const FabricGraph& graph, CollectiveModel model)
 {
-    const WorkloadGroup g = MakeWorkloadGroup(spec.traffic.collectives[index], graph.GetGpuCount());
+    const WorkloadGroup g = MakeWorkloadGroup(spec.traffic.collectives[index],
+                                              graph.GetGpuCount(),
+                                              graph.GetEndpointPlaces());
     return CollectiveTime(g, CollectiveAlphaBeta(graph, g), model);
 }
 

@@ -445,7 +445,7 @@ ValidationCaseKeys()
                      [](const Field& f, R& r) {
                          ValidationCase& c = r.c;
                          c.formula = r.r->Text(f.value, "formula");
-                         bool ok = c.formula == "bisection";
+                         bool ok = c.formula == "bisection" || c.formula == "published";
                          for (int i = 1; i <= 16; ++i)
                          {
                              ok = ok || c.formula == "F" + std::to_string(i);
@@ -458,7 +458,7 @@ ValidationCaseKeys()
                          {
                              r.r->Fail(f.value,
                                        "'formula' must be F1..F16 or C1..C8 (MISSION.md) or "
-                                       "'bisection', not '"
+                                       "'bisection' or 'published', not '"
                                            + c.formula + "'");
                          }
                      }),

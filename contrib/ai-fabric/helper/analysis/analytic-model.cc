@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <tuple>
 
 namespace ns3
@@ -359,9 +360,36 @@ CollectiveAlphaBeta(const FabricGraph& graph, const WorkloadGroup& g)
     {
         CollectiveAlgorithm::RingPaths(r.size(), paths);
     }
+    // Paths that carry a share of the bytes (channels spread over NICs): a GPU port's load
+    // is the sum of the shares through it, each at its path's beta. Ports: a GPU's NVLinks
+    // (to a GPU of its server) and its NIC (elsewhere), each way.
+    std::map<std::tuple<uint32_t, bool, bool>, double> portLoad; // (gpu, nic?, out?) -> s/B
+    bool shared = false;
+    const auto& nodes = graph.GetNodes();
     for (const CollectivePath& path : paths)
     {
-        Worst(path.intra ? cost.intra : cost.inter, PathAlphaBeta(graph, r[path.from], r[path.to]));
+        const AlphaBeta ab = PathAlphaBeta(graph, r[path.from], r[path.to]);
+        AlphaBeta& into = path.intra ? cost.intra : cost.inter;
+        if (path.share >= 1)
+        {
+            Worst(into, ab);
+            continue;
+        }
+        shared = true;
+        into.alphaS = std::max(into.alphaS, ab.alphaS);
+        into.hops = std::max(into.hops, ab.hops);
+        const auto& a = nodes[graph.GetGpuNode(r[path.from])];
+        const auto& b = nodes[graph.GetGpuNode(r[path.to])];
+        const bool nic = a.server == FabricGraph::NONE || a.server != b.server;
+        portLoad[{r[path.from], nic, true}] += path.share * ab.betaSPerByte;
+        portLoad[{r[path.to], nic, false}] += path.share * ab.betaSPerByte;
+    }
+    if (shared)
+    {
+        for (const auto& [port, load] : portLoad)
+        {
+            cost.inter.betaSPerByte = std::max(cost.inter.betaSPerByte, load);
+        }
     }
     return cost;
 }

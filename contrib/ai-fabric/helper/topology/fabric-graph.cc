@@ -159,6 +159,26 @@ FabricGraph::GetGpuCount() const
     return m_gpuNodes.size();
 }
 
+std::vector<EndpointPlace>
+FabricGraph::GetEndpointPlaces() const
+{
+    std::vector<EndpointPlace> places(m_gpuNodes.size());
+    std::map<uint32_t, uint32_t> seen; // server -> GPUs met so far
+    for (uint32_t gpu = 0; gpu < m_gpuNodes.size(); ++gpu)
+    {
+        const Node& n = m_nodes[m_gpuNodes[gpu]];
+        EndpointPlace& p = places[gpu];
+        if (n.server == NONE)
+        {
+            continue; // a server of its own
+        }
+        p.server = n.server;
+        const uint32_t order = seen[n.server]++;
+        p.local = n.rail != NONE ? n.rail : order;
+    }
+    return places;
+}
+
 uint32_t
 FabricGraph::GetSwitchCount() const
 {

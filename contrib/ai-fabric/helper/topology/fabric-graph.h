@@ -5,6 +5,7 @@
 #define AI_FABRIC_FABRIC_GRAPH_H
 
 #include "ns3/link-profile.h"
+#include "ns3/workload.h"
 
 #include <cstdint>
 #include <map>
@@ -154,6 +155,12 @@ class FabricGraph
     const std::vector<Adjacency>& GetAdjacency(uint32_t node) const;
     /// \return number of GPUs
     uint32_t GetGpuCount() const;
+    /**
+     * \brief Where each GPU sits, for NCCL-like channel plans (PlanChannels()).
+     * \return per GPU index: its server and its local index there (its rail on rail-aligned
+     *         fabrics, else its rank among the server's GPUs by index)
+     */
+    std::vector<EndpointPlace> GetEndpointPlaces() const;
     /// \return number of switches
     uint32_t GetSwitchCount() const;
     /// \return number of NIC nodes

@@ -410,6 +410,19 @@ CollectiveAlgorithm::Validate(const WorkloadGroup& g) const
                  "MAXCHANNELS), got "
                + std::to_string(g.channels);
     }
+    for (const std::vector<uint32_t>& ring : g.rings)
+    {
+        std::vector<uint32_t> members = ring;
+        std::sort(members.begin(), members.end());
+        for (uint32_t i = 0; i < p; ++i)
+        {
+            if (members.size() != p || members[i] != i)
+            {
+                return "a channel's ring order is not a permutation of the " + std::to_string(p)
+                       + " rank positions";
+            }
+        }
+    }
     if (g.chunkBytes > 0 && g.bytes / g.chunkBytes > MAX_PIECES)
     {
         return "chunk size " + std::to_string(g.chunkBytes) + " B cuts the "

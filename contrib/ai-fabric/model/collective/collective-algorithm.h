@@ -86,6 +86,9 @@ struct CollectiveCapabilities
                                    //!< implements it, and lists names in this order
     uint32_t ops{0};               //!< supported operations, bit (1 << op) each (OpBit())
     bool chunked{false};           //!< pipelines its steps in pieces of chunkBytes
+    bool ringOrdered{false};       //!< follows WorkloadGroup::rings (`ring_order`)
+    bool ncclChannels{false};      //!< NCCL runs it on its collective channels: `channels:
+                                   //!< auto` is NCCL's count (NcclChannelCount()), else 1
     bool needsRanksPerNode{false}; //!< reads WorkloadGroup::ranksPerNode (P a multiple of it)
     bool powerOfTwoRanks{false};   //!< needs P to be a power of two
 

@@ -87,6 +87,10 @@ struct CollectivePath
     uint32_t from{0};  //!< sending rank position
     uint32_t to{0};    //!< receiving rank position
     bool intra{false}; //!< counts towards CollectiveCost::intra (else inter)
+    double share{1};   //!< fraction of the rank's bytes the path carries: 1 when every channel
+                       //!< takes it (the worst path's beta prices the collective); below 1 when
+                       //!< channels spread over paths (ring channels over NICs), whose loads
+                       //!< then add up per GPU port (CollectiveAlphaBeta())
 };
 
 } // namespace ns3

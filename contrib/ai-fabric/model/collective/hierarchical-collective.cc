@@ -39,6 +39,7 @@ HierarchicalCollectiveAlgorithm::GetCapabilities() const
     c.listPosition = 3;
     c.ops = CollectiveCapabilities::OpBit(CollectiveOp::ALL_REDUCE);
     c.chunked = true;
+    c.ncclChannels = true;
     c.needsRanksPerNode = true;
     return c;
 }

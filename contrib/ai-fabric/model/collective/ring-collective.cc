@@ -44,6 +44,8 @@ RingCollectiveAlgorithm::GetCapabilities() const
             | CollectiveCapabilities::OpBit(CollectiveOp::BROADCAST)
             | CollectiveCapabilities::OpBit(CollectiveOp::REDUCE);
     c.chunked = true;
+    c.ringOrdered = true;
+    c.ncclChannels = true;
     return c;
 }
 
@@ -55,27 +57,65 @@ RingCollectiveAlgorithm::DoBuildChannel(CollectiveBuilder& b,
     const WorkloadGroup& g = b.Group();
     const uint32_t p = b.Ranks();
     const uint16_t qp = channel;
+    const std::vector<uint32_t> members = ChannelRing(g, channel);
     if (g.op == "broadcast" || g.op == "reduce")
     {
-        // broadcast: root, root+1, ..., root-1; reduce: root+1, ..., root-1, root
-        const uint32_t first = g.op == "broadcast" ? g.root : g.root + 1;
+        // Along the channel's ring from the root: broadcast root, next, ..., the one before
+        // it; reduce next, ..., the one before it, root.
+        const auto at = static_cast<uint32_t>(std::find(members.begin(), members.end(), g.root)
+                                              - members.begin());
+        const uint32_t first = g.op == "broadcast" ? at : at + 1;
         std::vector<uint32_t> chain(p);
         for (uint32_t h = 0; h < p; ++h)
         {
-            chain[h] = (first + h) % p;
+            chain[h] = members[(first + h) % p];
         }
         BuildChain(b, chain, bytes, g.op == "reduce", qp, nullptr);
         return;
-    }
-    std::vector<uint32_t> members(p);
-    for (uint32_t i = 0; i < p; ++i)
-    {
-        members[i] = i;
     }
     const Phases phases = g.op == "all-reduce"       ? ALL_REDUCE
                           : g.op == "reduce-scatter" ? REDUCE_SCATTER
                                                      : ALL_GATHER;
     BuildRing(b, members, bytes, phases, qp, 0, {}, nullptr);
+}
+
+std::vector<uint32_t>
+RingCollectiveAlgorithm::ChannelRing(const WorkloadGroup& g, uint32_t channel)
+{
+    if (!g.rings.empty())
+    {
+        return g.rings[channel % g.rings.size()];
+    }
+    std::vector<uint32_t> members(g.ranks.size());
+    for (uint32_t i = 0; i < members.size(); ++i)
+    {
+        members[i] = i;
+    }
+    return members;
+}
+
+void
+RingCollectiveAlgorithm::CostPaths(const WorkloadGroup& g, std::vector<CollectivePath>& paths) const
+{
+    if (g.rings.empty())
+    {
+        RingPaths(g.ranks.size(), paths);
+        return;
+    }
+    // Every ring's successors, each carrying the share of the buffer of the channels that
+    // take the ring (channel c takes ring c mod R).
+    const auto rings = static_cast<uint32_t>(g.rings.size());
+    const uint32_t channels = std::max<uint32_t>(g.channels, 1);
+    for (uint32_t k = 0; k < rings; ++k)
+    {
+        const std::vector<uint32_t>& ring = g.rings[k];
+        const uint32_t users = channels / rings + (k < channels % rings ? 1 : 0);
+        const double share = static_cast<double>(users) / channels;
+        for (std::size_t i = 0; i < ring.size(); ++i)
+        {
+            paths.push_back({ring[i], ring[(i + 1) % ring.size()], false, share});
+        }
+    }
 }
 
 void
@@ -260,16 +300,24 @@ RingCollectiveAlgorithm::RingMemberBytes(uint64_t n, uint32_t q, uint32_t i, boo
 bool
 RingCollectiveAlgorithm::AddChannelBytes(const WorkloadGroup& g,
                                          uint64_t n,
-                                         uint32_t /* channel */,
+                                         uint32_t channel,
                                          std::vector<uint64_t>& b) const
 {
     const uint32_t p = g.ranks.size();
     const std::string& op = g.op;
+    const std::vector<uint32_t> ring = ChannelRing(g, channel);
     if (op == "broadcast" || op == "reduce")
     {
-        // Every chain member but the end sends n: the end is root-1 (broadcast) or root.
-        const uint32_t end = op == "broadcast" ? (g.root + p - 1) % p : g.root;
-        for (uint32_t i = 0; p > 1 && i < p; ++i)
+        if (p < 2)
+        {
+            return true; // nothing moves
+        }
+        // Every chain member but the end sends n: the end is the root's predecessor on the
+        // channel's ring (broadcast) or the root (reduce).
+        const auto at
+            = static_cast<uint32_t>(std::find(ring.begin(), ring.end(), g.root) - ring.begin());
+        const uint32_t end = op == "broadcast" ? ring[(at + p - 1) % p] : g.root;
+        for (uint32_t i = 0; i < p; ++i)
         {
             b[i] += i == end ? 0 : n;
         }
@@ -283,7 +331,7 @@ RingCollectiveAlgorithm::AddChannelBytes(const WorkloadGroup& g,
     }
     for (uint32_t i = 0; i < p; ++i)
     {
-        b[i] += RingMemberBytes(n, p, i, rs, ag);
+        b[ring[i]] += RingMemberBytes(n, p, i, rs, ag); // member i of the ring
     }
     return true;
 }

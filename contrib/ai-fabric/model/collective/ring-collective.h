@@ -48,6 +48,7 @@ class RingCollectiveAlgorithm : public CollectiveAlgorithm
     ~RingCollectiveAlgorithm() override;
 
     CollectiveCapabilities GetCapabilities() const override;
+    void CostPaths(const WorkloadGroup& g, std::vector<CollectivePath>& paths) const override;
     std::string FormulaId(const std::string& op) const override;
     double FormulaTime(const WorkloadGroup& g,
                        const CollectiveCost& cost,
@@ -58,6 +59,14 @@ class RingCollectiveAlgorithm : public CollectiveAlgorithm
     double ScheduleTime(const WorkloadGroup& g,
                         const CollectiveCost& cost,
                         const CollectiveTerms& x) const override;
+
+    /**
+     * \param g a group
+     * \param channel a channel
+     * \return the channel's ring: rank positions in ring order (WorkloadGroup::rings, or
+     *         the positions in order)
+     */
+    static std::vector<uint32_t> ChannelRing(const WorkloadGroup& g, uint32_t channel);
 
     /// Ring phases BuildRing() runs.
     enum Phases : uint8_t

@@ -52,6 +52,7 @@ TreeCollectiveAlgorithm::GetCapabilities() const
             | CollectiveCapabilities::OpBit(CollectiveOp::BROADCAST)
             | CollectiveCapabilities::OpBit(CollectiveOp::REDUCE);
     c.chunked = true;
+    c.ncclChannels = true;
     return c;
 }
 

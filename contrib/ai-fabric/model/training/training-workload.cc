@@ -4,6 +4,7 @@
 #include "training-workload.h"
 
 #include "ns3/abort.h"
+#include "ns3/channel-plan.h"
 #include "ns3/collective-algorithm.h"
 #include "ns3/expert-placement.h"
 #include "ns3/log.h"
@@ -28,7 +29,8 @@ constexpr uint32_t NONE = UINT32_MAX;
 
 /// First queue pair index of the gradient buckets: NCCL runs the DP all-reduce
 /// on its own communicator, so its messages never queue behind (or in front of)
-/// an MoE all-to-all message between the same two GPUs.
+/// an MoE all-to-all message between the same two GPUs (the MoE all-to-alls use one
+/// channel: queue pair 0).
 constexpr uint16_t DP_QP_BASE = 32;
 
 /// \param s a comma-separated list \return its trimmed items
@@ -382,9 +384,9 @@ ValidateTrainingSpec(const TrainingSpec& spec,
                 return what + " algorithm '" + name + "' does not implement '" + op + "'";
             }
         }
-        if (channels < 1 || channels > CollectiveAlgorithm::MAX_CHANNELS)
+        if (channels > CollectiveAlgorithm::MAX_CHANNELS)
         {
-            return what + " channels must be between 1 and "
+            return what + " channels must be auto or between 1 and "
                    + Str(CollectiveAlgorithm::MAX_CHANNELS);
         }
         return "";
@@ -827,6 +829,8 @@ TrainingBuilder::TensorCollective(uint32_t s, const std::string& what, uint32_t 
             g.ranks[t] = m_gpu[Rank(t, s, d)];
             starts[t] = Input(Rank(t, s, d));
         }
+        g.ringOrder = m_spec.ringOrder;
+        PlanChannels(g, m_wl.GetPlaces());
         TrainingGroupInfo gi;
         gi.kind = TrainingGroupInfo::TENSOR;
         gi.stage = s;
@@ -1319,6 +1323,8 @@ TrainingBuilder::Bucket(uint32_t s,
             bi.readyOps.push_back(rdy);
             starts.push_back(Join(r, rdy, m_lastBucket[r]));
         }
+        g.ringOrder = m_spec.ringOrder;
+        PlanChannels(g, m_wl.GetPlaces());
         TrainingGroupInfo gi;
         gi.kind = expert ? TrainingGroupInfo::EXPERT_DATA : TrainingGroupInfo::DATA;
         gi.stage = s;

@@ -7,6 +7,7 @@
 #include "ns3/moe-routing.h"
 #include "ns3/nstime.h"
 #include "ns3/pipeline-schedule.h"
+#include "ns3/workload.h"
 
 #include <cstdint>
 #include <string>
@@ -75,10 +76,14 @@ struct TrainingSpec
     uint32_t virtualStages{1};    //!< interleaved: model chunks v per GPU (>= 2)
 
     // ---- communication
-    std::string tpAlgorithm{"ring"};        //!< TP collective algorithm
-    uint32_t tpChannels{1};                 //!< TP collective channels
-    std::string dpAlgorithm{"ring"};        //!< DP (and expert-DP) all-reduce algorithm
-    uint32_t dpChannels{1};                 //!< DP all-reduce channels
+    std::string tpAlgorithm{"ring"};                   //!< TP collective algorithm
+    uint32_t tpChannels{WorkloadGroup::AUTO_CHANNELS}; //!< TP collective channels (AUTO_CHANNELS:
+                                                       //!< NCCL's count, PlanChannels())
+    std::string dpAlgorithm{"ring"};                   //!< DP (and expert-DP) all-reduce algorithm
+    uint32_t dpChannels{WorkloadGroup::AUTO_CHANNELS}; //!< DP all-reduce channels (AUTO_CHANNELS:
+                                                       //!< NCCL's count, PlanChannels())
+    RingOrder ringOrder{RingOrder::TOPOLOGY};          //!< TP and DP rings: NCCL's channels, or the
+                                                       //!< ranks' order (`ring_order: ranks`)
     uint64_t chunkBytes{0};                 //!< collective pipelining chunk, bytes; 0: whole
     uint64_t bucketBytes{25 * 1024 * 1024}; //!< DP gradient bucket, bytes (PyTorch DDP 25 MiB)
     bool overlapGradReduce{true};           //!< issue buckets during the backward pass

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -58,19 +59,52 @@ struct WorkloadTransfer
  * communicator, not by endpoint (GPU) id. docs/collectives.md describes which
  * algorithm reads which field.
  */
+/**
+ * \ingroup ai-fabric
+ * \brief Where an endpoint sits, as NCCL's topology search sees it: which server (NVLink
+ * domain) and which local GPU (its NIC's rail). Set on a Workload by whoever built the
+ * fabric (Workload::SetPlaces()); collectives read it to form NCCL's channels.
+ */
+struct EndpointPlace
+{
+    static constexpr uint32_t NONE = UINT32_MAX; //!< "in no server"
+
+    uint32_t server{NONE}; //!< server (NVLink domain) index; NONE: a server of its own
+    uint32_t local{0};     //!< the GPU's local index in its server (its NIC's rail)
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief How a ring collective orders its ranks on each channel.
+ */
+enum class RingOrder : uint8_t
+{
+    TOPOLOGY = 0, //!< as NCCL's channels do: each channel enters and leaves every server through
+                  //!< another NIC, rail-aligned between servers (PlanChannels())
+    RANKS = 1,    //!< the ranks in the order given, on every channel
+};
+
 struct WorkloadGroup
 {
+    /// WorkloadGroup::channels: "NCCL's count for this group" (PlanChannels() resolves it).
+    static constexpr uint32_t AUTO_CHANNELS = 0;
+
     /// NCCL's Simple-protocol step, 4 MiB buffer / 8 slots (FACTS.md 3.2), bytes: the
     /// chunk size traffic descriptions should default to.
     static constexpr uint64_t NCCL_CHUNK_BYTES = 512 * 1024;
 
-    std::string name;              //!< name
-    std::string op;                //!< operation, e.g. "all-reduce"
-    std::string algorithm;         //!< algorithm, e.g. "ring"
-    uint64_t bytes{0};             //!< buffer size S, bytes (nccl-tests convention per op)
-    std::vector<uint32_t> ranks;   //!< endpoints taking part
-    Time start;                    //!< issue time
-    uint32_t channels{1};          //!< parallel channels (rings/trees), each its own queue pair
+    std::string name;            //!< name
+    std::string op;              //!< operation, e.g. "all-reduce"
+    std::string algorithm;       //!< algorithm, e.g. "ring"
+    uint64_t bytes{0};           //!< buffer size S, bytes (nccl-tests convention per op)
+    std::vector<uint32_t> ranks; //!< endpoints taking part
+    Time start;                  //!< issue time
+    uint32_t channels{1};        //!< parallel channels (rings/trees), each its own queue pair;
+                                 //!< AUTO_CHANNELS until PlanChannels() resolves it
+    RingOrder ringOrder{RingOrder::RANKS};    //!< rank order of ring channels
+    std::vector<std::vector<uint32_t>> rings; //!< per channel (channel c uses rings[c % size]):
+                                              //!< the ring order of rank positions; empty:
+                                              //!< positions in order (PlanChannels() fills it)
     uint64_t chunkBytes{0};        //!< pipelining unit of ring/tree steps, bytes; 0: whole
                                    //!< steps, no pipelining (NCCL: NCCL_CHUNK_BYTES)
     double gammaSecondsPerByte{0}; //!< reduction cost, seconds per reduced byte (0: free)
@@ -126,6 +160,22 @@ class Workload
     const std::vector<WorkloadOp>& GetOps() const;
     /// \return the groups
     const std::vector<WorkloadGroup>& GetGroups() const;
+
+    /**
+     * \brief Say where each endpoint sits (set before groups are planned; PlanChannels()).
+     * \param places per endpoint id
+     */
+    void SetPlaces(std::vector<EndpointPlace> places)
+    {
+        m_places = std::move(places);
+    }
+
+    /// \return per endpoint id, where it sits; empty if not set
+    const std::vector<EndpointPlace>& GetPlaces() const
+    {
+        return m_places;
+    }
+
     /// \param op an op \return number of ops it waits for
     uint32_t GetInDegree(uint32_t op) const;
     /// \param op an op \return pointer to its first successor
@@ -151,6 +201,7 @@ class Workload
   private:
     std::vector<WorkloadOp> m_ops;                      //!< ops
     std::vector<WorkloadGroup> m_groups;                //!< groups
+    std::vector<EndpointPlace> m_places;                //!< per endpoint, where it sits
     std::vector<std::pair<uint32_t, uint32_t>> m_edges; //!< (before, after), until Finalize
     std::vector<uint32_t> m_inDegree;                   //!< per op
     std::vector<uint32_t> m_succStart;                  //!< CSR offsets (ops + 1)
