@@ -34,7 +34,8 @@ CreditFlowControl::GetTypeId()
               .AddAttribute("CreditBlockBytes",
                             "Credit unit: a packet consumes whole blocks of this size, bytes",
                             UintegerValue(64),
-                            MakeUintegerAccessor(&CreditFlowControl::m_creditBlock),
+                            MakeUintegerAccessor(&CreditFlowControl::SetChargeUnit,
+                                                 &CreditFlowControl::GetChargeUnit),
                             MakeUintegerChecker<uint32_t>(1));
     return tid;
 }
@@ -43,6 +44,8 @@ CreditFlowControl::CreditFlowControl()
     : m_returns(16)
 {
     m_lossless = true;
+    SetChargeUnit(64);
+    m_allowance.fill(0); // no credit until the lanes are sized (SetLanes)
 }
 
 CreditFlowControl::~CreditFlowControl()
@@ -64,24 +67,18 @@ CreditFlowControl::SetLanes(uint8_t lanes)
                     "CreditFlowControl: " << +lanes << " lanes, at most " << +MAX_LANES);
     for (; m_lanes < lanes; ++m_lanes)
     {
-        m_credits[m_lanes] = static_cast<int64_t>(m_creditsPerLane);
+        m_allowance[m_lanes] = static_cast<int64_t>(m_creditsPerLane);
     }
 }
 
 bool
-CreditFlowControl::CanSend(uint8_t lane, uint32_t wireBytes, int64_t now)
+CreditFlowControl::Refill(uint8_t lane, uint32_t wireBytes, int64_t now)
 {
     if (!m_returns.Empty() && m_returns.Front().at <= now)
     {
         AbsorbCredits(now);
     }
-    return m_credits[lane] >= static_cast<int64_t>(CreditBytes(wireBytes));
-}
-
-void
-CreditFlowControl::OnTransmit(uint8_t lane, uint32_t wireBytes)
-{
-    m_credits[lane] -= CreditBytes(wireBytes);
+    return m_allowance[lane] >= static_cast<int64_t>(CreditBytes(wireBytes));
 }
 
 bool
@@ -96,14 +93,20 @@ CreditFlowControl::AbsorbCredits(int64_t now)
     while (!m_returns.Empty() && m_returns.Front().at <= now)
     {
         const CreditReturn& r = m_returns.Front();
-        m_credits[r.lane] += CreditBytes(r.bytes);
+        m_allowance[r.lane] += CreditBytes(r.bytes);
         m_returns.PopFront();
     }
 }
 
 void
-CreditFlowControl::ReceiveCredits(int64_t at, uint8_t lane, uint32_t bytes)
+CreditFlowControl::ReceiveCredits(int64_t now, int64_t at, uint8_t lane, uint32_t bytes)
 {
+    // Returns that have arrived by now are counted here (the ring stays one cable delay
+    // long: the packet path only counts them when a lane runs short).
+    if (!m_returns.Empty() && m_returns.Front().at <= now)
+    {
+        AbsorbCredits(now);
+    }
     // Returns arrive in the order they are pushed: the cable's delay is constant.
     CreditReturn& r = m_returns.PushSlot();
     r.at = at;
@@ -149,7 +152,7 @@ CreditFlowControl::GetCredits(uint8_t lane) const
     {
         return 0;
     }
-    int64_t credits = m_credits[lane];
+    int64_t credits = m_allowance[lane];
     const int64_t now = Simulator::Now().GetTimeStep();
     for (std::size_t i = 0; i < m_returns.Size(); ++i)
     {

@@ -23,9 +23,9 @@ namespace ns3
  *
  * A credit return costs no event: the credits join this side's list of returns in flight
  * (a ring, by arrival: the cable's delay is constant), stamped with their arrival time, and
- * are counted when the port next asks CanSend(). Only a port stalled for credit gets an
- * event, at the first arrival (the moment the credits would have woken it one event per
- * return).
+ * are counted when a lane runs short (CanSend() finds its credits short of a packet and asks
+ * Refill()). Only a port stalled for credit gets an event, at the first arrival (the moment
+ * the credits would have woken it one event per return).
  *
  * Held time: credits are per lane but the stall counter is per port, so a lane's held time
  * is the port's stall time (a lane out of credit while another lane transmits counts as
@@ -34,7 +34,7 @@ namespace ns3
  * Conservation, per lane: credits held + credits in flight back + bytes in the peer's
  * buffer (in blocks) = CreditsPerLane.
  */
-class alignas(64) CreditFlowControl : public FabricFlowControl
+class CreditFlowControl : public FabricFlowControl
 {
   public:
     /**
@@ -43,19 +43,14 @@ class alignas(64) CreditFlowControl : public FabricFlowControl
      */
     static TypeId GetTypeId();
 
-    /// The most lanes a port has (FabricNetDevice's Priorities attribute: 1 to 16).
-    static constexpr uint8_t MAX_LANES = 16;
-
     CreditFlowControl();
     ~CreditFlowControl() override;
     CreditFlowControl(const CreditFlowControl&) = delete;
     CreditFlowControl& operator=(const CreditFlowControl&) = delete;
 
     void SetLanes(uint8_t lanes) override;
-    bool CanSend(uint8_t lane, uint32_t wireBytes, int64_t now) override;
-    void OnTransmit(uint8_t lane, uint32_t wireBytes) override;
     bool IsHeld(uint8_t lane, uint32_t wireBytes) const override;
-    void ReceiveCredits(int64_t at, uint8_t lane, uint32_t bytes) override;
+    void ReceiveCredits(int64_t now, int64_t at, uint8_t lane, uint32_t bytes) override;
     int64_t GetCredits(uint8_t lane) const override;
     int64_t GetHeldPs(uint8_t lane) const override;
     void OnBufferFreed(uint8_t lane, uint32_t wireBytes) override;
@@ -67,7 +62,7 @@ class alignas(64) CreditFlowControl : public FabricFlowControl
      */
     uint32_t CreditBytes(uint32_t wireBytes) const
     {
-        return (wireBytes + m_creditBlock - 1) / m_creditBlock * m_creditBlock;
+        return Charge(wireBytes);
     }
 
     /// \return credit returns on their way (or arrived and not yet counted)
@@ -76,6 +71,7 @@ class alignas(64) CreditFlowControl : public FabricFlowControl
   protected:
     void DoDispose() override;
     void OnStall() override;
+    bool Refill(uint8_t lane, uint32_t wireBytes, int64_t now) override;
 
   private:
     /// A credit return travelling back from the peer.
@@ -94,15 +90,13 @@ class alignas(64) CreditFlowControl : public FabricFlowControl
     /// A credit return arrived while the port was stalled: let the port try to transmit.
     void Wake();
 
-    // The packet path's state first, next to each other (one or two cache lines): the
-    // returns in flight, the credit unit and the lanes' credits, held in place (a port has
-    // at most MAX_LANES lanes) rather than behind another pointer.
-    RingQueue<CreditReturn> m_returns;          //!< credit returns in flight, by arrival
-    uint32_t m_creditBlock{64};                 //!< credit unit, bytes
-    uint8_t m_lanes{0};                         //!< lanes in use
-    bool m_wakePending{false};                  //!< a Wake event is scheduled
-    std::array<int64_t, MAX_LANES> m_credits{}; //!< per lane: bytes of peer buffer available
-    uint64_t m_creditsPerLane{0};               //!< receive buffer the peer advertises per lane
+    // The lanes' credits are the base's allowances (m_allowance, bytes of the peer's buffer
+    // available, in whole blocks of m_unit): the packet path reads and charges them inline
+    // and calls Refill() only when a lane is short.
+    RingQueue<CreditReturn> m_returns; //!< credit returns in flight, by arrival
+    uint8_t m_lanes{0};                //!< lanes in use
+    bool m_wakePending{false};         //!< a Wake event is scheduled
+    uint64_t m_creditsPerLane{0};      //!< receive buffer the peer advertises per lane
     ReusableEvent<CreditFlowControl, &CreditFlowControl::Wake> m_wakeEvent{this}; //!< its event
 };
 

@@ -23,6 +23,7 @@ FabricFlowControl::GetTypeId()
 
 FabricFlowControl::FabricFlowControl()
 {
+    m_allowance.fill(OPEN);
 }
 
 FabricFlowControl::~FabricFlowControl()
@@ -58,7 +59,7 @@ FabricFlowControl::ReceivePause(uint8_t lane, bool paused)
 }
 
 void
-FabricFlowControl::ReceiveCredits(int64_t /* at */, uint8_t lane, uint32_t bytes)
+FabricFlowControl::ReceiveCredits(int64_t /* now */, int64_t /* at */, uint8_t lane, uint32_t bytes)
 {
     NS_ABORT_MSG("credits returned (lane " << +lane << ", " << bytes
                                            << " B) to a port without credit flow control");
@@ -106,6 +107,20 @@ FabricFlowControl::CloseStall(Time now)
 void
 FabricFlowControl::OnStall()
 {
+}
+
+void
+FabricFlowControl::SetChargeUnit(uint32_t unit)
+{
+    NS_ABORT_MSG_IF(unit == 0, "FabricFlowControl: a charge unit of 0 bytes");
+    m_unit = unit;
+    m_unitMask = (unit & (unit - 1)) == 0 ? unit - 1 : NOT_POWER_OF_TWO;
+}
+
+bool
+FabricFlowControl::Refill(uint8_t /* lane */, uint32_t /* wireBytes */, int64_t /* now */)
+{
+    return false;
 }
 
 Time

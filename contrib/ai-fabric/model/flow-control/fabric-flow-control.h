@@ -7,6 +7,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 
+#include <array>
 #include <cstdint>
 
 namespace ns3
@@ -47,7 +48,7 @@ struct FabricBufferView
  * Kinds: NoFlowControl (lossy), CreditFlowControl (per virtual lane: InfiniBand, NVLink,
  * PCIe), PfcFlowControl (per traffic class: RoCEv2, IEEE 802.1Qbb).
  */
-class FabricFlowControl : public Object
+class alignas(64) FabricFlowControl : public Object
 {
   public:
     /**
@@ -76,19 +77,61 @@ class FabricFlowControl : public Object
 
     // Egress: this port sends into the peer's buffer.
 
+    /// The most lanes a port has (FabricNetDevice's Priorities attribute: 1 to 16).
+    static constexpr uint8_t MAX_LANES = 16;
+    /// An allowance no run spends: the lane is open (no flow control, a PFC class not paused).
+    static constexpr int64_t OPEN = INT64_MAX / 4;
+    /// m_unitMask of a unit that is no power of two (Charge() divides).
+    static constexpr uint32_t NOT_POWER_OF_TWO = UINT32_MAX;
+
     /**
+     * \brief The packet path's question, answered inline from the lane's allowance; the kind
+     * is asked (Refill()) only when the allowance is short of the packet.
      * \param lane a lane
      * \param wireBytes the packet's wire size
      * \param now the current time, time steps
      * \return true if the packet may leave now
      */
-    virtual bool CanSend(uint8_t lane, uint32_t wireBytes, int64_t now) = 0;
+    bool CanSend(uint8_t lane, uint32_t wireBytes, int64_t now)
+    {
+        return m_allowance[lane] >= static_cast<int64_t>(Charge(wireBytes))
+               || Refill(lane, wireBytes, now);
+    }
+
     /**
-     * \brief A packet leaves on a lane (after CanSend() said yes).
+     * \brief A packet leaves on a lane (after CanSend() said yes): its charge leaves the
+     * lane's allowance.
      * \param lane the lane
      * \param wireBytes its wire size
      */
-    virtual void OnTransmit(uint8_t lane, uint32_t wireBytes) = 0;
+    void OnTransmit(uint8_t lane, uint32_t wireBytes)
+    {
+        m_allowance[lane] -= Charge(wireBytes);
+    }
+
+    /**
+     * \param wireBytes a packet's wire size
+     * \return what it takes from its lane's allowance: whole units (a credit kind's blocks)
+     */
+    uint32_t Charge(uint32_t wireBytes) const
+    {
+        // A power-of-two unit (1, a 64-byte credit block) rounds with a mask, not a division.
+        return m_unitMask != NOT_POWER_OF_TWO ? (wireBytes + m_unitMask) & ~m_unitMask
+                                              : (wireBytes + m_unit - 1) / m_unit * m_unit;
+    }
+
+    /**
+     * \brief Set the charge unit (a credit kind's block).
+     * \param unit bytes, at least 1
+     */
+    void SetChargeUnit(uint32_t unit);
+
+    /// \return the charge unit, bytes
+    uint32_t GetChargeUnit() const
+    {
+        return m_unit;
+    }
+
     /**
      * \brief For stall reports (not the packet path), without changing any state.
      * \param lane a lane
@@ -105,11 +148,12 @@ class FabricFlowControl : public Object
     virtual bool ReceivePause(uint8_t lane, bool paused);
     /**
      * \brief Credits the peer returned are on their way (stamped with their arrival).
+     * \param now the current time, time steps
      * \param at arrival time, time steps
      * \param lane the lane
      * \param bytes wire bytes that left the peer's buffer
      */
-    virtual void ReceiveCredits(int64_t at, uint8_t lane, uint32_t bytes);
+    virtual void ReceiveCredits(int64_t now, int64_t at, uint8_t lane, uint32_t bytes);
     /**
      * \param lane a lane
      * \return its credits now (returns that have arrived included), bytes; 0 without credits
@@ -195,15 +239,31 @@ class FabricFlowControl : public Object
     /// Called by BeginStall(): the port waits for this flow control to let a packet go.
     virtual void OnStall();
     /**
+     * \brief CanSend()'s slow path: the lane's allowance is short of a packet. A kind brings
+     * it up to date (credits that have come back) and says whether the packet may leave now.
+     * Default: it may not (a paused PFC class).
+     * \param lane the lane
+     * \param wireBytes the packet's wire size
+     * \param now the current time, time steps
+     * \return true if the packet may leave now
+     */
+    virtual bool Refill(uint8_t lane, uint32_t wireBytes, int64_t now);
+    /**
      * \brief End the current stall (EndStall's rare branch, out of line).
      * \param now the current time
      */
     void CloseStall(Time now);
 
-    FabricNetDevice* m_device{nullptr}; //!< the port (owns this object)
-    bool m_lossless{false};             //!< the kind never lets the peer overrun the buffer
-    uint64_t m_pausesReceived{0};       //!< XOFF received
-    uint64_t m_pausesSent{0};           //!< XOFF sent
+    // The packet path's state first, next to the object's header: per lane, the bytes that
+    // may leave before the kind is asked (a credit kind's credits; OPEN or 0 for PFC; OPEN
+    // without flow control), and the unit packets are charged in.
+    std::array<int64_t, MAX_LANES> m_allowance; //!< per lane: bytes that may leave now
+    uint32_t m_unitMask{0};                     //!< m_unit - 1, or NOT_POWER_OF_TWO
+    uint32_t m_unit{1};                         //!< charge unit (credit block), bytes
+    FabricNetDevice* m_device{nullptr};         //!< the port (owns this object)
+    bool m_lossless{false};                     //!< the kind never lets the peer overrun the buffer
+    uint64_t m_pausesReceived{0};               //!< XOFF received
+    uint64_t m_pausesSent{0};                   //!< XOFF sent
 
   private:
     Time m_stallTime;        //!< finished stalls, summed

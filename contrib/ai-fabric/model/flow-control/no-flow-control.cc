@@ -36,14 +36,10 @@ NoFlowControl::SetLanes(uint8_t /* lanes */)
 }
 
 bool
-NoFlowControl::CanSend(uint8_t /* lane */, uint32_t /* wireBytes */, int64_t /* now */)
+NoFlowControl::Refill(uint8_t lane, uint32_t /* wireBytes */, int64_t /* now */)
 {
+    m_allowance[lane] = OPEN; // always open (reached only after OPEN bytes)
     return true;
-}
-
-void
-NoFlowControl::OnTransmit(uint8_t /* lane */, uint32_t /* wireBytes */)
-{
 }
 
 bool

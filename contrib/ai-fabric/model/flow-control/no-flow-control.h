@@ -29,12 +29,13 @@ class NoFlowControl : public FabricFlowControl
     NoFlowControl& operator=(const NoFlowControl&) = delete;
 
     void SetLanes(uint8_t lanes) override;
-    bool CanSend(uint8_t lane, uint32_t wireBytes, int64_t now) override;
-    void OnTransmit(uint8_t lane, uint32_t wireBytes) override;
     bool IsHeld(uint8_t lane, uint32_t wireBytes) const override;
     int64_t GetHeldPs(uint8_t lane) const override;
     void OnBufferFreed(uint8_t lane, uint32_t wireBytes) override;
     bool OnCharged(uint8_t lane, uint64_t laneCharge, const FabricBufferView& pool) override;
+
+  protected:
+    bool Refill(uint8_t lane, uint32_t wireBytes, int64_t now) override;
 };
 
 } // namespace ns3

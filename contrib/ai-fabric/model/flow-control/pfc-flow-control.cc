@@ -63,17 +63,6 @@ PfcFlowControl::SetLanes(uint8_t lanes)
 }
 
 bool
-PfcFlowControl::CanSend(uint8_t lane, uint32_t /* wireBytes */, int64_t /* now */)
-{
-    return !m_lanes[lane].paused;
-}
-
-void
-PfcFlowControl::OnTransmit(uint8_t /* lane */, uint32_t /* wireBytes */)
-{
-}
-
-bool
 PfcFlowControl::IsHeld(uint8_t lane, uint32_t /* wireBytes */) const
 {
     return m_lanes[lane].paused;
@@ -89,6 +78,10 @@ PfcFlowControl::ReceivePause(uint8_t lane, bool paused)
         return false;
     }
     l.paused = paused;
+    if (lane < MAX_LANES)
+    {
+        m_allowance[lane] = paused ? 0 : OPEN; // a paused class lets nothing go
+    }
     if (paused)
     {
         ++m_pausesReceived;

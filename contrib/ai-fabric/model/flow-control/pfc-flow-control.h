@@ -54,8 +54,6 @@ class PfcFlowControl : public FabricFlowControl
     }
 
     void SetLanes(uint8_t lanes) override;
-    bool CanSend(uint8_t lane, uint32_t wireBytes, int64_t now) override;
-    void OnTransmit(uint8_t lane, uint32_t wireBytes) override;
     bool IsHeld(uint8_t lane, uint32_t wireBytes) const override;
     bool ReceivePause(uint8_t lane, bool paused) override;
     int64_t GetHeldPs(uint8_t lane) const override;

@@ -132,7 +132,8 @@ FabricChannel::ReturnCredits(const FabricNetDevice* src, uint8_t lane, uint32_t 
     {
         CacheEnds();
     }
-    m_fc[PeerIndex(src)]->ReceiveCredits((Simulator::Now() + m_delay).GetTimeStep(), lane, bytes);
+    const int64_t now = Simulator::Now().GetTimeStep();
+    m_fc[PeerIndex(src)]->ReceiveCredits(now, now + m_delay.GetTimeStep(), lane, bytes);
 }
 
 void
