@@ -1033,7 +1033,7 @@ spec::TopologyKeys()
                 [](const Field& f, T& t) {
                     t.link = ParseLink(&f, "link", DEFAULT_LINK_PROFILE, t.where, f.file).profile;
                 })
-                .For(TopologyKindNames()),
+                .For(KindsBut({"nvlink-domain"})),
             CustomKey<T>("host_link",
                          "link mapping",
                          "",
@@ -1147,6 +1147,9 @@ NotForKind(const TopologyKey& key, const std::string& kind)
     };
     static const std::map<std::pair<std::string, std::string>, std::string> reasons = {
         {{"host_link", "nvlink-domain"}, "it has no scale-out NICs"},
+        {{"link", "nvlink-domain"},
+         "its links are NVLink: give their profile under 'nvlink' (e.g. 'nvlink: {profile: "
+         "nvlink4}')"},
         {{"host_link", "custom"},
          "list the NIC nodes in 'nodes' and their PCIe links in 'links' (a link with "
          "'link: {profile: pcie-gen5}' between a gpu and a nic is a host link)"},
