@@ -42,6 +42,7 @@ TEST(SampleTopologies, EverySampleRunsAnAllReduce)
         c.op = ns3::CollectiveOp::ALL_REDUCE;
         c.algorithm = "ring";
         c.bytes = 4096ull * p; // one packet per ring step
+        c.channels = 1;        // (one channel: channels: auto would cut it into 16-64)
         s.traffic.collectives.push_back(c);
         const RunResults r = RunScenario(s, RunOptions{});
         EXPECT_TRUE(r.complete) << entry.path();
