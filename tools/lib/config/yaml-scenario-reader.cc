@@ -2743,6 +2743,13 @@ ParseTraining(const Field& f,
     if (const Field* k = m.Find("ring_order"))
     {
         t.ringOrder = ReadRingOrder(*k);
+        const std::vector<std::string> ringed
+            = AlgorithmsWith(&CollectiveCapabilities::ringOrdered);
+        if (!Contains(ringed, t.tpAlgorithm) && !Contains(ringed, t.dpAlgorithm))
+        {
+            k->Fail("applies only when tp_algorithm or dp_algorithm is " + JoinList(ringed)
+                    + " (their channels are rings), not " + t.tpAlgorithm + " / " + t.dpAlgorithm);
+        }
     }
     if (const Field* k = m.Find("chunk_bytes"))
     {
