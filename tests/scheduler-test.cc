@@ -2,13 +2,15 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * Byte-identical results of the tool (its scenario runner and writers) with ai-fabric's
- * event schedulers (quad-heap, lane-heap) and with ns-3's PriorityQueueScheduler, on example
- * scenarios. (The schedulers' own tests, their names included: the ns-3 TestSuite
+ * event schedulers (quad-heap, lane-heap), ns-3's (priority-queue, map, heap, list, calendar), on
+ * example scenarios. (The schedulers' own tests, their names included: the ns-3 TestSuite
  * ai-fabric-scheduler, contrib/ai-fabric/test/scheduler-test-suite.cc.)
  */
 #include "config/yaml-scenario-reader.h"
 #include "output/results-writer.h"
 #include "run/scenario-runner.h"
+
+#include "ns3/spec-names.h"
 
 #include <gtest/gtest.h>
 #include <regex>
@@ -26,7 +28,10 @@ TEST(Scheduler, ScenariosGiveIdenticalResultsWithEveryScheduler)
     // Real runs through RunScenario: the same events, flows and collective times, to
     // the byte, with priority-queue and with ours. The RoCE incast has ECN marks drawn at
     // random and DCQCN timers, the training job thousands of messages over a leaf-spine,
-    // the Dragonfly+ all-to-all random Valiant detours.
+    // the Dragonfly+ all-to-all random Valiant detours, the lossy RoCE leaf-spine drops,
+    // go-back-N and DCQCN timers armed and cancelled thousands of times (with
+    // Simulator::Remove, ns-3 3.37's HeapScheduler ran its events out of order: 1.6155 ms
+    // instead of 1.5921 ms; the module now cancels its timers lazily).
     auto render = [](const RunResults& r) {
         std::ostringstream json;
         std::ostringstream csv;
@@ -41,12 +46,13 @@ TEST(Scheduler, ScenariosGiveIdenticalResultsWithEveryScheduler)
     std::vector<std::pair<std::string, ScenarioSpec>> specs;
     for (const char* file : {"examples/roce-incast-dcqcn.yaml",
                              "examples/train-3d-16gpu.yaml",
-                             "tests/scenarios/dragonfly-valiant-alltoall.yaml"})
+                             "tests/scenarios/dragonfly-valiant-alltoall.yaml",
+                             "tests/scenarios/roce-lossy-gbn-dcqcn.yaml"})
     {
         specs.emplace_back(file, ReadScenarioFile(std::string(AI_FABRIC_SOURCE_DIR) + "/" + file));
     }
     // The incast with DCQCN timers 2 us apart and a 64 kB byte counter: the senders get back
-    // to line rate before the end and remove their timers (Simulator::Remove, 8 times).
+    // to line rate before the end and cancel their timers.
     ScenarioSpec fast = specs[0].second;
     for (auto& [attribute, value] : fast.dcqcnAttributes)
     {
@@ -68,8 +74,12 @@ TEST(Scheduler, ScenariosGiveIdenticalResultsWithEveryScheduler)
         ASSERT_TRUE(reference.complete) << file;
         ASSERT_GT(reference.events, 10000u) << file;
         const std::string expected = render(reference);
-        for (const std::string name : {"quad-heap", "lane-heap"})
+        for (const std::string& name : SchedulerNames())
         {
+            if (name == "priority-queue")
+            {
+                continue;
+            }
             options.scheduler = name;
             const RunResults r = RunScenario(spec, options);
             EXPECT_EQ(r.events, reference.events) << file << " " << name;

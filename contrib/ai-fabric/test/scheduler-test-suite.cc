@@ -94,8 +94,15 @@ class SchedulerRandomOperationsTestCase : public TestCase
      * \param ours the scheduler's type name
      * \param seed the random seed
      * \param ops the number of operations
+     * \param removes whether to Remove pending events too
+     * \param past whether to insert events before the last one removed (the Simulator never
+     *        does; the module's schedulers take them, ns-3's calendar does not)
      */
-    void Compare(const std::string& ours, uint32_t seed, uint32_t ops)
+    void Compare(const std::string& ours,
+                 uint32_t seed,
+                 uint32_t ops,
+                 bool removes = true,
+                 bool past = true)
     {
         const std::string what = ours + " seed " + std::to_string(seed);
         ObjectFactory factory(ours);
@@ -138,7 +145,7 @@ class SchedulerRandomOperationsTestCase : public TestCase
                                        : kind < 9 ? 0
                                                   : rng() % 3;
                 ev.key.m_ts = now + delay;
-                if (rng() % 50 == 0 && now > 0)
+                if (rng() % 50 == 0 && now > 0 && past)
                 {
                     ev.key.m_ts = now - 1 - rng() % std::min<uint64_t>(now, 1000); // before now
                 }
@@ -158,7 +165,7 @@ class SchedulerRandomOperationsTestCase : public TestCase
                 now = std::max(now, x.key.m_ts);
                 forget(y.key.m_uid);
             }
-            else if (r < 96)
+            else if (r < 96 || !removes)
             {
                 NS_TEST_ASSERT_MSG_EQ(Show(a->PeekNext()),
                                       Show(b->PeekNext()),
@@ -190,6 +197,21 @@ class SchedulerRandomOperationsTestCase : public TestCase
             for (uint32_t seed = 1; seed <= 4; ++seed)
             {
                 Compare(ours, seed, 200000);
+            }
+        }
+        // ns-3's own schedulers, which --scheduler offers too. The module never calls
+        // Simulator::Remove (timers are cancelled lazily): ns-3 3.37's HeapScheduler::Remove
+        // swaps the last event in and only sifts it down, which breaks the heap order, so
+        // the heap runs here without removals and the others with them.
+        for (const char* theirs : {"ns3::MapScheduler",
+                                   "ns3::ListScheduler",
+                                   "ns3::CalendarScheduler",
+                                   "ns3::HeapScheduler"})
+        {
+            const bool removes = std::string(theirs) != "ns3::HeapScheduler";
+            for (uint32_t seed = 1; seed <= 2; ++seed)
+            {
+                Compare(theirs, seed, 60000, removes, false);
             }
         }
         Simulator::Destroy();

@@ -257,12 +257,14 @@ Dcqcn::Increase()
 void
 Dcqcn::StopTimers()
 {
-    // Removed, not cancelled: an idle queue pair leaves nothing in the event list.
+    // Cancelled, not removed: ns-3 3.37's HeapScheduler::Remove swaps the last event in and
+    // only sifts it down, which breaks the heap order (events then run out of time order).
+    // A cancelled timer stays in the event list until its time and runs as a no-op.
     for (EventId* timer : {&m_alphaTimer, &m_increaseTimer})
     {
         if (timer->IsRunning())
         {
-            Simulator::Remove(*timer);
+            timer->Cancel();
         }
     }
 }

@@ -154,7 +154,10 @@ GoBackNRecovery::ReceiveAck(uint32_t qi, const FabricFields& h)
         ReleaseAcknowledged(qi, psn);
         if (s.sndUna >= s.maxSent && s.rto.IsRunning())
         {
-            Simulator::Remove(s.rto); // nothing outstanding: no timer left behind
+            // Cancelled, not removed: ns-3's Remove breaks the order of its HeapScheduler
+            // (3.37 swaps the last event in and only sifts it down); a cancelled event
+            // runs as a no-op at its time, under every scheduler alike.
+            s.rto.Cancel(); // nothing outstanding
         }
         Activate(qi); // the window may have opened
     }
