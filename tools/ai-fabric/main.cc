@@ -22,6 +22,7 @@
 #include "config/yaml-scenario-reader.h"
 #include "nccl-tests-command.h"
 #include "output/report-writer.h"
+#include "output/results-dir.h"
 #include "output/results-writer.h"
 #include "output/straggler-report.h"
 #include "output/topology-report-writer.h"
@@ -256,6 +257,10 @@ Run(const std::vector<std::string>& args)
             const std::string& v = args[++i];
             if (a == "--out")
             {
+                if (v.empty())
+                {
+                    return UsageError("--out needs a directory, not ''");
+                }
                 outDir = v;
             }
             else if (a == "--sample-interval")
@@ -365,8 +370,20 @@ Run(const std::vector<std::string>& args)
     {
         outDir = "results/" + spec.name;
     }
+    // An unusable results directory is found now, before the set-up and the simulation;
+    // it is created and locked (a second run into it fails at once) just before simulating,
+    // after every check of the input, so that bad input writes nothing.
+    const std::string outProblem = ns3::ResultsDirProblem(outDir);
+    if (!outProblem.empty())
+    {
+        return UsageError("results directory '" + outDir + "': " + outProblem);
+    }
+    ns3::ResultsDirLock outLock;
 
     ns3::RunOptions options;
+    options.beforeSimulating = [&outLock, &outDir]() {
+        outLock.Claim(outDir);
+    };
     options.progress = !quiet && (forceProgress || isatty(STDERR_FILENO));
     if (forceProgress)
     {
@@ -380,47 +397,7 @@ Run(const std::vector<std::string>& args)
     const ns3::RunResults results
         = sweep ? ns3::RunSweep(spec, options).last : ns3::RunScenario(spec, options);
 
-    std::error_code ec;
-    std::filesystem::create_directories(outDir, ec);
-    if (ec)
-    {
-        std::cerr << "ai-fabric: error: cannot create results directory '" << outDir
-                  << "': " << ec.message() << "\n";
-        return EXIT_INTERNAL;
-    }
-    std::vector<std::string> written{"summary.json",
-                                     "flows.csv",
-                                     "ports.csv",
-                                     "collectives.csv",
-                                     "timeseries.csv",
-                                     "report.md",
-                                     "trace.json"};
-    ns3::WriteCollectivesCsv(results, outDir + "/collectives.csv");
-    ns3::WriteTimeSeriesCsv(results, outDir + "/timeseries.csv");
-    ns3::WriteReportMarkdown(results, outDir + "/report.md");
-    ns3::WriteFlowsCsv(results, outDir + "/flows.csv");
-    ns3::WritePortsCsv(results, outDir + "/ports.csv");
-    ns3::WriteTraceJson(results, outDir + "/trace.json");
-    if (results.hasTraining)
-    {
-        ns3::WriteRanksCsv(results, outDir + "/ranks.csv");
-        written.emplace_back("ranks.csv");
-    }
-    if (sweep)
-    {
-        ns3::WriteSweepCsv(results, outDir + "/sweep.csv");
-        written.emplace_back("sweep.csv");
-    }
-    if (results.stragglers.enabled)
-    {
-        ns3::WriteStragglersCsv(results, outDir + "/stragglers.csv");
-        written.emplace_back("stragglers.csv");
-    }
-    for (const auto& name : ns3::WriteCaptureFiles(results, outDir))
-    {
-        written.push_back(name);
-    }
-    ns3::WriteSummaryJson(results, outDir + "/summary.json");
+    const std::vector<std::string> written = ns3::WriteRunResultSet(results, outDir, sweep);
     if (!quiet)
     {
         ns3::PrintSummaryTable(results, std::cout);
@@ -473,34 +450,9 @@ Run(const std::vector<std::string>& args)
 }
 
 /**
- * \brief Check that an output file of 'analyze' can be created: its directory exists.
- * \param option the option naming it, for messages
- * \param path the file
- * \param[out] message what is wrong, if anything
- * \return true if the directory exists
- */
-bool
-OutputDirectoryExists(const std::string& option, const std::string& path, std::string& message)
-{
-    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-    {
-        message = option + " " + path + ": is a directory; name a file";
-        return false;
-    }
-    if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
-    {
-        message = option + " " + path + ": directory '" + parent.string() + "' does not exist";
-        return false;
-    }
-    return true;
-}
-
-/**
  * \brief The 'analyze' command: read a topology (or a scenario's), build its graph,
  * analyze it, print the report and write the JSON and DOT files asked for. Nothing is
- * written unless the input is good (the writers go through FILE.tmp and a rename).
+ * written unless the input is good (the writers go through a temporary file and a rename).
  * \param args the arguments after 'analyze'
  * \return exit status
  */
@@ -542,11 +494,14 @@ Analyze(const std::vector<std::string>& args)
     {
         return UsageError("--json and --dot name the same file '" + jsonPath + "'");
     }
-    std::string message;
-    if ((!jsonPath.empty() && !OutputDirectoryExists("--json", jsonPath, message))
-        || (!dotPath.empty() && !OutputDirectoryExists("--dot", dotPath, message)))
+    for (const auto& [option, path] :
+         {std::pair<const char*, const std::string&>{"--json", jsonPath}, {"--dot", dotPath}})
     {
-        return UsageError(message);
+        const std::string problem = path.empty() ? "" : ns3::OutputFileProblem(path);
+        if (!problem.empty())
+        {
+            return UsageError(std::string(option) + " " + path + ": " + problem);
+        }
     }
 
     const ns3::TopologySpec spec = ns3::ReadTopologyOrScenarioFile(topologyPath);
@@ -897,6 +852,11 @@ main(int argc, char** argv)
     catch (const ns3::SpecError& e)
     {
         std::cerr << e.what() << "\n";
+        return EXIT_BAD_INPUT;
+    }
+    catch (const ns3::ResultsDirError& e)
+    {
+        std::cerr << "ai-fabric: error: " << e.what() << "\n";
         return EXIT_BAD_INPUT;
     }
     catch (const std::exception& e)

@@ -8,6 +8,7 @@
 #include "config/yaml-scenario-reader.h"
 #include "output/atomic-file.h"
 #include "output/nccl-tests-writer.h"
+#include "output/results-dir.h"
 #include "run/scenario-runner.h"
 
 #include "ns3/spec-error.h"
@@ -26,6 +27,35 @@
 
 namespace
 {
+
+/// \return \p text as a YAML double-quoted scalar (backslash, quote and control characters
+/// escaped), so that a command-line value cannot end the value or add a key
+std::string
+YamlQuoted(const std::string& text)
+{
+    std::string q = "\"";
+    for (const char c : text)
+    {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\')
+        {
+            q += '\\';
+            q += c;
+        }
+        else if (u < 0x20 || u == 0x7f)
+        {
+            static const char* hex = "0123456789abcdef";
+            q += "\\x";
+            q += hex[u >> 4];
+            q += hex[u & 15];
+        }
+        else
+        {
+            q += c;
+        }
+    }
+    return q + "\"";
+}
 
 constexpr int EXIT_OK = 0;
 constexpr int EXIT_INTERNAL = 1;
@@ -367,6 +397,10 @@ NcclTestsCommand(const std::vector<std::string>& args)
                     return Usage(a + ": '" + value
                                  + "' must end in .json (nccl-tests writes JSON only)");
                 }
+                if (const std::string problem = ns3::OutputFileProblem(value); !problem.empty())
+                {
+                    return Usage(a + " " + value + ": " + problem);
+                }
                 jsonFile = value;
                 break;
             default:
@@ -390,20 +424,31 @@ NcclTestsCommand(const std::vector<std::string>& args)
     {
         return Usage("--topology: cannot read '" + topology + "'");
     }
+    if (const std::string problem = ns3::ResultsDirProblem(outDir); !problem.empty())
+    {
+        return Usage("results directory '" + outDir + "': " + problem);
+    }
     // The run is an ordinary scenario with a swept collective (docs/scenario-format.md,
     // 'sweep'), written to the results directory so it can be rerun with 'ai-fabric run'.
+    // Text from the command line goes in quoted (YamlQuoted()) or, in the comment, with its
+    // control characters shown as '?', so that no argument can add a key.
     std::ostringstream yaml;
     yaml << "# Written by: ai-fabric nccl-tests";
     for (std::size_t i = 0; i < args.size(); ++i)
     {
-        yaml << ' ' << args[i];
+        yaml << ' ';
+        for (const char c : args[i])
+        {
+            yaml << (static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? '?' : c);
+        }
     }
-    yaml << "\nname: nccl-tests-" << report.test << "\nseed: 1\ntopology: " << topoPath.string()
+    yaml << "\nname: nccl-tests-" << report.test
+         << "\nseed: 1\ntopology: " << YamlQuoted(topoPath.string())
          << "\ntraffic:\n  name: " << report.test << "\n  collectives:\n    - name: " << report.test
          << "\n      op: " << test->second.op << "\n";
     if (!algorithm.empty())
     {
-        yaml << "      algorithm: " << algorithm << "\n";
+        yaml << "      algorithm: " << YamlQuoted(algorithm) << "\n";
     }
     if (ngpus > 0)
     {
@@ -421,13 +466,8 @@ NcclTestsCommand(const std::vector<std::string>& args)
     yaml << "      sweep: {min: " << report.minBytes << "B, max: " << report.maxBytes
          << "B, factor: " << report.factor << "}\n";
 
-    std::filesystem::create_directories(outDir, ec);
-    if (ec)
-    {
-        std::cerr << "ai-fabric: error: cannot create results directory '" << outDir
-                  << "': " << ec.message() << "\n";
-        return EXIT_INTERNAL;
-    }
+    ns3::ResultsDirLock outLock;
+    outLock.Claim(outDir);
     const std::string scenarioFile = outDir + "/scenario.yaml";
     ns3::WriteFileAtomically(scenarioFile, [&](std::ostream& os) { os << yaml.str(); });
     ns3::ScenarioSpec spec;
@@ -437,8 +477,10 @@ NcclTestsCommand(const std::vector<std::string>& args)
     }
     catch (const ns3::SpecError& e)
     {
-        // No half-written results: the scenario the flags became goes with the error.
+        // No half-written results: the scenario the flags became goes with the error (and
+        // the results directory, if this run created it).
         std::filesystem::remove(scenarioFile, ec);
+        outLock.Abandon();
         const std::string message = e.what();
         std::cerr << message << "\n";
         if (message.rfind(scenarioFile, 0) == 0)

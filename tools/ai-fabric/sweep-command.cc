@@ -6,6 +6,7 @@
  */
 #include "sweep-command.h"
 
+#include "output/results-dir.h"
 #include "sweep/parameter-sweep.h"
 
 #include <cerrno>
@@ -13,6 +14,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -99,6 +101,57 @@ SelfExecutable()
 
 } // namespace
 
+int
+RunProgram(const std::vector<std::string>& args, bool discardOutput, std::string* why)
+{
+    std::vector<std::string> copy = args;
+    std::vector<char*> argv;
+    for (auto& a : copy)
+    {
+        argv.push_back(a.data());
+    }
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    if (discardOutput)
+    {
+        posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+        posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+    }
+    pid_t pid = 0;
+    const int rc = posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0)
+    {
+        if (why)
+        {
+            *why = std::strerror(rc);
+        }
+        return -1;
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+    {
+        if (errno != EINTR)
+        {
+            if (why)
+            {
+                *why = std::strerror(errno);
+            }
+            return -1;
+        }
+    }
+    if (!WIFEXITED(status))
+    {
+        if (why)
+        {
+            *why = "killed by signal " + std::to_string(WTERMSIG(status));
+        }
+        return -1;
+    }
+    return WEXITSTATUS(status);
+}
+
 bool
 DrawPlots(const std::string& dir, bool quiet)
 {
@@ -116,32 +169,17 @@ DrawPlots(const std::string& dir, bool quiet)
     {
         args.emplace_back("--quiet");
     }
-    std::vector<char*> argv;
-    for (auto& a : args)
-    {
-        argv.push_back(a.data());
-    }
-    argv.push_back(nullptr);
     std::cout << std::flush;
-    pid_t pid = 0;
-    const int rc = posix_spawnp(&pid, "python3", nullptr, nullptr, argv.data(), environ);
-    if (rc != 0)
+    std::string why;
+    const int status = RunProgram(args, false, &why);
+    if (status < 0)
     {
         std::cerr << "ai-fabric: error: --plots needs python3 with matplotlib (Debian: apt-get "
                      "install python3-matplotlib, or scripts/setup); cannot run python3: "
-                  << std::strerror(rc) << "\n";
+                  << why << "\n";
         return false;
     }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-    {
-        if (errno != EINTR)
-        {
-            std::cerr << "ai-fabric: error: --plots: waiting for python3 failed\n";
-            return false;
-        }
-    }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    if (status != 0)
     {
         std::cerr << "ai-fabric: error: --plots: " << script
                   << " failed (see its message above); the results are written, the plots "
@@ -226,13 +264,17 @@ Sweep(const std::vector<std::string>& args)
     }
     jobs = std::min<uint32_t>(jobs, static_cast<uint32_t>(plan.points.size()));
 
-    std::error_code ec;
-    std::filesystem::create_directories(outDir, ec);
-    if (ec)
+    // The results directory: checked, created and locked (a second sweep or run into it fails
+    // at once); an earlier sweep's points and plots are removed (RunSweepPoints()).
+    if (const std::string problem = ns3::ResultsDirProblem(outDir); !problem.empty())
     {
-        std::cerr << "ai-fabric: error: cannot create results directory '" << outDir
-                  << "': " << ec.message() << "\n";
-        return EXIT_INTERNAL;
+        return UsageError("results directory '" + outDir + "': " + problem);
+    }
+    ns3::ResultsDirLock outLock;
+    outLock.Claim(outDir);
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(outDir + "/plots", ec);
     }
     if (!quiet)
     {

@@ -32,6 +32,18 @@ int Sweep(const std::vector<std::string>& args);
  */
 bool DrawPlots(const std::string& dir, bool quiet);
 
+/**
+ * \brief Run a program with an argument vector (posix_spawnp: no shell, so no argument is
+ * ever interpreted) and wait for it.
+ * \param args the program (searched in PATH) and its arguments
+ * \param discardOutput send its stdout and stderr to /dev/null
+ * \return its exit status; -1 if it could not be started or did not exit (errno-like reason
+ *         in \p why)
+ */
+int RunProgram(const std::vector<std::string>& args,
+               bool discardOutput,
+               std::string* why = nullptr);
+
 } // namespace aifabric
 
 #endif /* AI_FABRIC_SWEEP_COMMAND_H */

@@ -12,7 +12,9 @@
 #include "validate-command.h"
 
 #include "output/atomic-file.h"
+#include "output/results-dir.h"
 #include "output/results-writer.h"
+#include "sweep-command.h"
 #include "validation/validation-suite.h"
 
 #include "ns3/spec-error.h"
@@ -259,10 +261,10 @@ ValidateCommand(const std::vector<std::string>& args)
         reportPath = (fs::path(dir) / "REPORT.md").string();
     }
     const fs::path reportDir = fs::path(reportPath).parent_path();
-    if (!reportDir.empty() && !fs::is_directory(reportDir, ec))
+    const std::string reportProblem = ns3::OutputFileProblem(reportPath);
+    if (!reportProblem.empty())
     {
-        return UsageError("--report " + reportPath + ": directory '" + reportDir.string()
-                          + "' does not exist");
+        return UsageError("--report " + reportPath + ": " + reportProblem);
     }
 
     const std::vector<ns3::ValidationGroup> groups = ns3::ReadValidationSuite(dir);
@@ -353,10 +355,16 @@ ValidateCommand(const std::vector<std::string>& args)
         if (canPlot)
         {
             const std::string png = (resultsDir / (job.c->name + ".png")).string();
-            const std::string cmd = "'" + plotter.string() + "' --busbw '" + csv + "' --out '" + png
-                                    + "' --title '" + job.c->name + " (" + job.c->formula
-                                    + ")' >/dev/null 2>&1";
-            if (std::system(cmd.c_str()) == 0)
+            // An argument vector, no shell: paths and names are never interpreted.
+            if (aifabric::RunProgram({plotter.string(),
+                                      "--busbw",
+                                      csv,
+                                      "--out",
+                                      png,
+                                      "--title",
+                                      job.c->name + " (" + job.c->formula + ")"},
+                                     true)
+                == 0)
             {
                 info.plots.push_back("plots/" + job.c->name + ".png");
             }

@@ -9,11 +9,14 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <locale>
 #include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <yaml-cpp/eventhandler.h>
 
 namespace ns3
@@ -631,21 +634,219 @@ std::string
 ReadName(const Field& f)
 {
     const std::string text = ScalarOf(f, "a name");
+    const std::string problem = NameProblem(text);
+    if (!problem.empty())
+    {
+        f.Fail(problem);
+    }
+    return text;
+}
+
+bool
+IsValidUtf8(const std::string& text)
+{
+    std::size_t i = 0;
+    const std::size_t n = text.size();
+    while (i < n)
+    {
+        const auto b = static_cast<unsigned char>(text[i]);
+        std::size_t len = 0;
+        uint32_t cp = 0;
+        if (b < 0x80)
+        {
+            ++i;
+            continue;
+        }
+        else if ((b & 0xE0) == 0xC0)
+        {
+            len = 2;
+            cp = b & 0x1F;
+        }
+        else if ((b & 0xF0) == 0xE0)
+        {
+            len = 3;
+            cp = b & 0x0F;
+        }
+        else if ((b & 0xF8) == 0xF0)
+        {
+            len = 4;
+            cp = b & 0x07;
+        }
+        else
+        {
+            return false;
+        }
+        if (i + len > n)
+        {
+            return false;
+        }
+        for (std::size_t k = 1; k < len; ++k)
+        {
+            const auto c = static_cast<unsigned char>(text[i + k]);
+            if ((c & 0xC0) != 0x80)
+            {
+                return false;
+            }
+            cp = (cp << 6) | (c & 0x3F);
+        }
+        static const uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < smallest[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        {
+            return false;
+        }
+        i += len;
+    }
+    return true;
+}
+
+std::string
+NameProblem(const std::string& text)
+{
     if (text.empty())
     {
-        f.Fail("must not be empty");
+        return "must not be empty";
+    }
+    if (text.size() > MAX_NAME_BYTES)
+    {
+        return "is " + std::to_string(text.size()) + " bytes long; a name has at most "
+               + std::to_string(MAX_NAME_BYTES) + " (names become file names)";
+    }
+    if (text == "." || text == "..")
+    {
+        return "'" + text + "' is not a usable name (names become directory names)";
+    }
+    if (!IsValidUtf8(text))
+    {
+        return "is not valid UTF-8";
     }
     if (std::isspace(static_cast<unsigned char>(text.front()))
         || std::isspace(static_cast<unsigned char>(text.back())))
     {
-        f.Fail("'" + text + "' has leading or trailing whitespace");
+        return "'" + text + "' has leading or trailing whitespace";
     }
     for (char c : text)
     {
         if (c == '/' || c == '\\' || c == ',' || c == '"' || static_cast<unsigned char>(c) < 0x20
             || c == 0x7f)
         {
-            f.Fail("'" + text + "' must not contain '/', '\\', ',', '\"' or control characters");
+            std::string shown;
+            for (char d : text)
+            {
+                shown += static_cast<unsigned char>(d) < 0x20 || d == 0x7f ? '?' : d;
+            }
+            return "'" + shown + "' must not contain '/', '\\', ',', '\"' or control characters";
+        }
+    }
+    return "";
+}
+
+std::string
+CheckedDefaultName(const std::string& stem, const SpecLocation& where)
+{
+    const std::string problem = NameProblem(stem);
+    if (!problem.empty())
+    {
+        throw SpecError(where,
+                        "no 'name' key, and the file name's stem '" + stem
+                            + "' is no usable name (it " + problem + "); add a 'name'");
+    }
+    return stem;
+}
+
+std::string
+ReadInputFile(const std::string& file,
+              const std::string& what,
+              const SpecLocation* referencedAt,
+              std::uintmax_t maxBytes)
+{
+    const SpecLocation fileOnly{file, 0, 0};
+    const SpecLocation where = referencedAt ? *referencedAt : fileOnly;
+    const std::string prefix = referencedAt ? what + ": " : "";
+    const std::string tail
+        = referencedAt ? " (paths are relative to the directory of the file naming them)" : "";
+    if (file.find('\0') != std::string::npos)
+    {
+        throw SpecError(where, prefix + "the " + what + " path holds a NUL byte");
+    }
+    if (file.empty())
+    {
+        throw SpecError(where, prefix + "the " + what + " path is empty");
+    }
+    // Opened without blocking (a FIFO without a writer would block in open()) and checked on
+    // the descriptor, so that what is read is what was checked.
+    const int fd = open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+    {
+        const int e = errno;
+        throw SpecError(where,
+                        prefix + "cannot open " + what + " file '" + file
+                            + "': " + (e == ENOENT ? "no such file or directory" : std::strerror(e))
+                            + (e == ENOENT ? tail : ""));
+    }
+
+    struct FdCloser
+    {
+        int fd;
+
+        ~FdCloser()
+        {
+            close(fd);
+        }
+    } closer{fd};
+
+    struct stat st = {};
+    if (fstat(fd, &st) != 0)
+    {
+        throw SpecError(where,
+                        prefix + "cannot read " + what + " file '" + file
+                            + "': " + std::strerror(errno));
+    }
+    if (S_ISDIR(st.st_mode))
+    {
+        throw SpecError(where,
+                        prefix + "cannot read " + what + " file '" + file + "': it is a directory");
+    }
+    if (!S_ISREG(st.st_mode))
+    {
+        // A device, FIFO or socket could be endless (/dev/zero) or block forever.
+        throw SpecError(where,
+                        prefix + "cannot read " + what + " file '" + file
+                            + "': not a regular file");
+    }
+    if (static_cast<std::uintmax_t>(st.st_size) > maxBytes)
+    {
+        throw SpecError(where,
+                        prefix + what + " file '" + file + "' is " + std::to_string(st.st_size)
+                            + " bytes; the limit is " + std::to_string(maxBytes) + " ("
+                            + std::to_string(maxBytes >> 20) + " MiB)");
+    }
+    // A regular file never blocks; read at most one byte past the limit (it may grow).
+    std::string text;
+    text.reserve(static_cast<std::size_t>(st.st_size));
+    char buffer[65536];
+    while (true)
+    {
+        const ssize_t got = read(fd, buffer, sizeof buffer);
+        if (got < 0 && errno == EINTR)
+        {
+            continue;
+        }
+        if (got < 0)
+        {
+            throw SpecError(where,
+                            prefix + "cannot read " + what + " file '" + file
+                                + "': " + std::strerror(errno));
+        }
+        if (got == 0)
+        {
+            break;
+        }
+        text.append(buffer, static_cast<std::size_t>(got));
+        if (text.size() > maxBytes)
+        {
+            throw SpecError(where,
+                            prefix + what + " file '" + file + "' grew beyond the limit of "
+                                + std::to_string(maxBytes) + " bytes while being read");
         }
     }
     return text;
@@ -675,58 +876,13 @@ LoadYamlFile(const std::string& file,
              const std::vector<std::string>& keys)
 {
     const SpecLocation fileOnly{file, 0, 0};
-    const SpecLocation where = referencedAt ? *referencedAt : fileOnly;
-    const std::string prefix = referencedAt ? what + ": " : "";
-    const std::string tail
-        = referencedAt ? " (paths are relative to the directory of the file naming them)" : "";
-    std::error_code ec;
-    const fs::file_status status = fs::status(file, ec);
-    if (!fs::exists(status))
-    {
-        throw SpecError(where,
-                        prefix + "cannot open " + what + " file '" + file
-                            + "': no such file or directory" + tail);
-    }
-    if (fs::is_directory(status))
-    {
-        throw SpecError(where,
-                        prefix + "cannot read " + what + " file '" + file + "': it is a directory");
-    }
-    if (!fs::is_regular_file(status))
-    {
-        // A device, FIFO or socket could be endless (/dev/zero) or block forever.
-        throw SpecError(where,
-                        prefix + "cannot read " + what + " file '" + file
-                            + "': not a regular file");
-    }
-    const std::uintmax_t size = fs::file_size(file, ec);
-    if (!ec && size > MAX_YAML_FILE_BYTES)
-    {
-        throw SpecError(where,
-                        prefix + what + " file '" + file + "' is " + std::to_string(size)
-                            + " bytes; the limit is " + std::to_string(MAX_YAML_FILE_BYTES)
-                            + " (64 MiB)");
-    }
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-    {
-        throw SpecError(where,
-                        prefix + "cannot open " + what + " file '" + file
-                            + "': " + std::strerror(errno));
-    }
-    std::ostringstream content;
-    content << in.rdbuf();
-    if (in.bad())
-    {
-        throw SpecError(where, prefix + "cannot read " + what + " file '" + file + "'");
-    }
+    const std::string text = ReadInputFile(file, what, referencedAt);
 
     // Not YAML::LoadAll: on a stray flow indicator outside a flow collection (a file holding
     // only ",") yaml-cpp 0.7's parser reports a null document without consuming the token,
     // and LoadAll loops forever, allocating (found by ai-fabric-fuzz-yaml). Count at most
     // two documents with the parser, noticing one that makes no progress; then load the
     // first with YAML::Load.
-    const std::string text = content.str();
     DocumentCounter counter;
     YAML::Node doc;
     try

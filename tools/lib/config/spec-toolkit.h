@@ -63,6 +63,58 @@ bool Contains(const std::vector<std::string>& list, const std::string& word);
  */
 std::string Stem(const std::string& path);
 
+/// Longest name (scenario, topology, traffic, collective, sweep, case), bytes: names become
+/// directory and file names (results/NAME/, NAME-capture-...pcap) and table cells.
+constexpr std::size_t MAX_NAME_BYTES = 128;
+
+/**
+ * \brief The one check for names that become paths or table cells.
+ *
+ * A name is a single safe path component: not empty, not '.' or '..', at most
+ * MAX_NAME_BYTES bytes, valid UTF-8, no leading or trailing whitespace, and no '/', '\\',
+ * ',', '"', NUL or other control character.
+ *
+ * \param name a name
+ * \return what is wrong with it ("" if nothing), e.g. "must not be '..'"
+ */
+std::string NameProblem(const std::string& name);
+
+/**
+ * \brief The name of a file without a `name:` key (its stem, Stem()), checked as a name.
+ * \param stem the default name
+ * \param where where to report a stem that is no usable name (the file's mapping)
+ * \return \p stem
+ * \throws SpecError at \p where if the stem fails NameProblem() (a file named `...yaml`
+ *         would otherwise write its results into `results/..`, the current directory)
+ */
+std::string CheckedDefaultName(const std::string& stem, const SpecLocation& where);
+
+/**
+ * \param text a string
+ * \return true if \p text is valid UTF-8 (no overlong forms, surrogates or code points
+ *         above U+10FFFF)
+ */
+bool IsValidUtf8(const std::string& text);
+
+/**
+ * \brief Read a whole input file the user named, with the checks every reader shares.
+ *
+ * Refuses a path holding a NUL byte, a missing file, a directory, anything that is no
+ * regular file (a FIFO would block, a device could be endless: the file is opened without
+ * blocking and checked on its descriptor) and a file over \p maxBytes, each with a
+ * SpecError at \p referencedAt (where the file was named) or at the file itself.
+ *
+ * \param file the path to open and to name in locations
+ * \param what the file's kind in messages ("scenario", "sweep", "routing matrix CSV")
+ * \param referencedAt where the file was named (nullptr for a file named on the command line)
+ * \param maxBytes the largest file accepted
+ * \return the file's bytes
+ */
+std::string ReadInputFile(const std::string& file,
+                          const std::string& what,
+                          const SpecLocation* referencedAt,
+                          std::uintmax_t maxBytes = MAX_YAML_FILE_BYTES);
+
 /**
  * \brief Edit distance: Levenshtein, plus adjacent transpositions (optimal string
  * alignment) when \p transpositions is set.

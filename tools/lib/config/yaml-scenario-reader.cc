@@ -1361,10 +1361,13 @@ ParseTopology(const YAML::Node& node,
                     peeked.empty() ? "known keys" : "keys of kind " + peeked);
     TopologySpec t;
     t.where = m.Where();
-    t.name = defaultName;
     if (const Field* f = m.Find("name"))
     {
         t.name = ReadName(*f);
+    }
+    else
+    {
+        t.name = CheckedDefaultName(defaultName, t.where);
     }
     t.SetKind(ReadChoice(m.Require("kind"), "topology kind", TopologyKindNames()));
     const std::string kind = t.Kind();
@@ -2218,12 +2221,11 @@ ReadRoutingCsv(const Field& k, uint32_t rows, uint32_t cols)
     {
         path = std::filesystem::path(k.file).parent_path() / path;
     }
-    std::ifstream in(path);
-    if (!in)
-    {
-        k.Fail("cannot open the routing matrix CSV '" + path.lexically_normal().string() + "'");
-    }
     const std::string csv = path.lexically_normal().string();
+    const SpecLocation at = k.ValueWhere();
+    // The same checks as every input file: a regular file (a FIFO would block, /dev/zero never
+    // ends), at most MAX_YAML_FILE_BYTES.
+    std::istringstream in(ReadInputFile(csv, "routing matrix CSV", &at));
     std::vector<uint64_t> matrix;
     std::string line;
     int lineNo = 0;
@@ -2257,11 +2259,17 @@ ReadRoutingCsv(const Field& k, uint32_t rows, uint32_t cols)
             }
             matrix.push_back(std::stoull(cell));
             ++seenCols;
+            if (seenCols == cols + 1)
+            {
+                throw SpecError(SpecLocation{csv, lineNo, column},
+                                "routing matrix row has more than experts = " + std::to_string(cols)
+                                    + " entries");
+            }
             pos = end + 1;
         }
         if (seenCols != cols)
         {
-            throw SpecError(SpecLocation{csv, lineNo, 1},
+            throw SpecError(SpecLocation{csv, lineNo, static_cast<int>(line.size()) + 1},
                             "routing matrix row has " + std::to_string(seenCols)
                                 + " entries; it needs experts = " + std::to_string(cols));
         }
@@ -2269,9 +2277,56 @@ ReadRoutingCsv(const Field& k, uint32_t rows, uint32_t cols)
     }
     if (seenRows != rows)
     {
-        throw SpecError(SpecLocation{csv, lineNo, 0},
+        throw SpecError(SpecLocation{csv, lineNo + 1, 1},
                         "routing matrix has " + std::to_string(seenRows) + " rows; it needs ep = "
                             + std::to_string(rows) + " (row = source EP position)");
+    }
+    return matrix;
+}
+
+/**
+ * \brief Read an MoE routing matrix given inline: \p rows lists of \p cols token copies.
+ * \param k the `matrix` field
+ * \param rows expected rows (EP ranks)
+ * \param cols expected columns (experts)
+ * \return the entries, row-major
+ */
+std::vector<uint64_t>
+ReadRoutingRows(const Field& k, uint32_t rows, uint32_t cols)
+{
+    const std::string shape = std::to_string(rows) + " x " + std::to_string(cols);
+    if (!k.value.IsSequence())
+    {
+        k.Fail("expected a list of ep = " + std::to_string(rows)
+               + " rows (source EP position) of experts = " + std::to_string(cols)
+               + " token copies, or the path of a CSV file holding them, got " + Describe(k.value));
+    }
+    if (k.value.size() != rows)
+    {
+        k.Fail("has " + std::to_string(k.value.size())
+               + " rows, but the routing matrix is ep x experts = " + shape
+               + " (row = source EP position, column = expert)");
+    }
+    std::vector<uint64_t> matrix;
+    for (std::size_t i = 0; i < k.value.size(); ++i)
+    {
+        const YAML::Node row = k.value[i];
+        const Field rowField{"matrix", k.keyNode, row, k.file};
+        if (!row.IsSequence() || row.size() != cols)
+        {
+            rowField.Fail(
+                "row " + std::to_string(i) + ": expected " + std::to_string(cols)
+                + " token copies (one per expert; the matrix is ep x experts = " + shape + "), got "
+                + (row.IsSequence() ? std::to_string(row.size()) + " entries" : Describe(row)));
+        }
+        for (std::size_t j = 0; j < row.size(); ++j)
+        {
+            const Field entry{"matrix[" + std::to_string(i) + "][" + std::to_string(j) + "]",
+                              k.keyNode,
+                              row[j],
+                              k.file};
+            matrix.push_back(ReadInteger(entry, 0, std::numeric_limits<uint32_t>::max()));
+        }
     }
     return matrix;
 }
@@ -2348,46 +2403,12 @@ ReadRouting(const Field& f, TrainingSpec& spec)
     if (r.distribution == "matrix")
     {
         const Field& k = m.Require("matrix");
-        const std::string shape = std::to_string(spec.ep) + " x " + std::to_string(spec.experts);
-        if (k.value.IsScalar())
+        r.matrix = k.value.IsScalar() ? ReadRoutingCsv(k, spec.ep, spec.experts)
+                                      : ReadRoutingRows(k, spec.ep, spec.experts);
+        if (std::all_of(r.matrix.begin(), r.matrix.end(), [](uint64_t v) { return v == 0; }))
         {
-            r.matrix = ReadRoutingCsv(k, spec.ep, spec.experts);
-            return;
-        }
-        if (!k.value.IsSequence())
-        {
-            k.Fail("expected a list of ep = " + std::to_string(spec.ep)
-                   + " rows (source EP position) of experts = " + std::to_string(spec.experts)
-                   + " token copies, or the path of a CSV file holding them, got "
-                   + Describe(k.value));
-        }
-        if (k.value.size() != spec.ep)
-        {
-            k.Fail("has " + std::to_string(k.value.size())
-                   + " rows, but the routing matrix is ep x experts = " + shape
-                   + " (row = source EP position, column = expert)");
-        }
-        r.matrix.clear();
-        for (std::size_t i = 0; i < k.value.size(); ++i)
-        {
-            const YAML::Node row = k.value[i];
-            const Field rowField{"matrix", k.keyNode, row, k.file};
-            if (!row.IsSequence() || row.size() != spec.experts)
-            {
-                rowField.Fail(
-                    "row " + std::to_string(i) + ": expected " + std::to_string(spec.experts)
-                    + " token copies (one per expert; the matrix is ep x experts = " + shape
-                    + "), got "
-                    + (row.IsSequence() ? std::to_string(row.size()) + " entries" : Describe(row)));
-            }
-            for (std::size_t j = 0; j < row.size(); ++j)
-            {
-                const Field entry{"matrix[" + std::to_string(i) + "][" + std::to_string(j) + "]",
-                                  k.keyNode,
-                                  row[j],
-                                  k.file};
-                r.matrix.push_back(ReadInteger(entry, 0, std::numeric_limits<uint32_t>::max()));
-            }
+            k.Fail("the routing matrix routes no token copies (every entry is 0): MoE dispatch "
+                   "and combine would move nothing");
         }
     }
 }
@@ -2844,10 +2865,13 @@ ParseTraffic(const YAML::Node& node,
     const Mapping m(node, file, "traffic", TRAFFIC_KEYS, hints);
     TrafficSpec tr;
     tr.where = m.Where();
-    tr.name = defaultName;
     if (const Field* f = m.Find("name"))
     {
         tr.name = ReadName(*f);
+    }
+    else
+    {
+        tr.name = CheckedDefaultName(defaultName, tr.where);
     }
     const Field* training = m.Find("training");
     if (!training && !m.Find("collectives"))
@@ -3314,10 +3338,13 @@ ReadScenarioFile(const std::string& path)
     const Mapping m(root, path, "scenario", SCENARIO_KEYS, hints);
     ScenarioSpec s;
     s.where = m.Where();
-    s.name = Stem(path);
     if (const Field* f = m.Find("name"))
     {
         s.name = ReadName(*f);
+    }
+    else
+    {
+        s.name = CheckedDefaultName(Stem(path), s.where);
     }
     s.seed = 1;
     if (const Field* f = m.Find("seed"))

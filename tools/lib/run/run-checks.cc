@@ -73,8 +73,10 @@ OnRunSignal(int signal)
 {
     if (g_interrupt != 0 || g_deferSignals == 0)
     {
-        // A second signal, or one during the set-up (nothing written yet): stop now.
+        // A second signal, or one during the set-up (nothing written yet): stop now, and
+        // say which results were written if they were being written.
         RemovePendingAtomicFile();
+        ReportResultSetOnSignal();
         _exit(128 + signal);
     }
     g_interrupt = signal;

@@ -3,9 +3,17 @@
  */
 #include "run-outputs.h"
 
+#include "output/atomic-file.h"
+#include "output/report-writer.h"
+#include "output/results-writer.h"
+#include "output/straggler-report.h"
+#include "pcap-capture.h"
+
 #include "ns3/spec-names.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <set>
 
 namespace ns3
 {
@@ -62,6 +70,93 @@ ApplyRunOutputOptions(const std::vector<std::string>& ports,
     {
         spec.attribution = setting;
     }
+}
+
+std::vector<std::string>
+WriteRunResultSet(const RunResults& r, const std::string& dir, bool sweep)
+{
+    namespace fs = std::filesystem;
+    std::vector<std::string> planned{"collectives.csv",
+                                     "timeseries.csv",
+                                     "report.md",
+                                     "flows.csv",
+                                     "ports.csv",
+                                     "trace.json"};
+    if (r.hasTraining)
+    {
+        planned.emplace_back("ranks.csv");
+    }
+    if (sweep)
+    {
+        planned.emplace_back("sweep.csv");
+    }
+    if (r.stragglers.enabled)
+    {
+        planned.emplace_back("stragglers.csv");
+    }
+    if (!r.captures.empty())
+    {
+        planned.emplace_back("capture-*.pcap");
+    }
+    planned.emplace_back("summary.json");
+    BeginResultSet(dir, planned);
+
+    // The commit marker goes first, then whatever an earlier run left that this set lacks.
+    std::error_code ec;
+    fs::remove(dir + "/summary.json", ec);
+    const std::set<std::string> mine(planned.begin(), planned.end());
+    for (const char* optional : {"ranks.csv", "sweep.csv", "stragglers.csv"})
+    {
+        if (mine.count(optional) == 0)
+        {
+            fs::remove(dir + "/" + optional, ec);
+        }
+    }
+    for (const auto& e : fs::directory_iterator(dir, ec))
+    {
+        const std::string name = e.path().filename().string();
+        if (name.rfind("capture-", 0) == 0 && e.path().extension() == ".pcap")
+        {
+            fs::remove(e.path(), ec);
+        }
+    }
+    fs::remove_all(dir + "/plots", ec);
+
+    std::vector<std::string> written{"summary.json",
+                                     "flows.csv",
+                                     "ports.csv",
+                                     "collectives.csv",
+                                     "timeseries.csv",
+                                     "report.md",
+                                     "trace.json"};
+    WriteCollectivesCsv(r, dir + "/collectives.csv");
+    WriteTimeSeriesCsv(r, dir + "/timeseries.csv");
+    WriteReportMarkdown(r, dir + "/report.md");
+    WriteFlowsCsv(r, dir + "/flows.csv");
+    WritePortsCsv(r, dir + "/ports.csv");
+    WriteTraceJson(r, dir + "/trace.json");
+    if (r.hasTraining)
+    {
+        WriteRanksCsv(r, dir + "/ranks.csv");
+        written.emplace_back("ranks.csv");
+    }
+    if (sweep)
+    {
+        WriteSweepCsv(r, dir + "/sweep.csv");
+        written.emplace_back("sweep.csv");
+    }
+    if (r.stragglers.enabled)
+    {
+        WriteStragglersCsv(r, dir + "/stragglers.csv");
+        written.emplace_back("stragglers.csv");
+    }
+    for (const auto& name : WriteCaptureFiles(r, dir))
+    {
+        written.push_back(name);
+    }
+    WriteSummaryJson(r, dir + "/summary.json");
+    EndResultSet();
+    return written;
 }
 
 } // namespace ns3

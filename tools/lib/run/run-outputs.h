@@ -38,6 +38,26 @@ void ApplyRunOutputOptions(const std::vector<std::string>& ports,
                            const std::string& attribution,
                            ScenarioSpec& spec);
 
+struct RunResults;
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write a run's result set into \p dir (claimed and locked by the caller,
+ * ResultsDirLock) so that a reader never sees a mix of two runs.
+ *
+ * `summary.json`, the set's last file, is removed first and written last: a directory with a
+ * `summary.json` holds one complete set. Files an earlier run left that this set does not
+ * have (`ranks.csv`, `sweep.csv`, `stragglers.csv`, `capture-*.pcap`, `plots/*.png`) are
+ * removed before it is written. Each file goes through WriteFileAtomically(); the set is
+ * recorded (BeginResultSet()) so that a second signal can say what was written.
+ *
+ * \param r the results
+ * \param dir the results directory
+ * \param sweep whether the run swept a collective's size (sweep.csv)
+ * \return the names of the files written, summary.json first
+ */
+std::vector<std::string> WriteRunResultSet(const RunResults& r, const std::string& dir, bool sweep);
+
 } // namespace ns3
 
 #endif /* AI_FABRIC_RUN_OUTPUTS_H */

@@ -917,6 +917,10 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         Simulator::ScheduleNow(&ProgressMonitor::Tick, &monitor);
     }
     stats.Install(graph, fabric);
+    if (options.beforeSimulating)
+    {
+        options.beforeSimulating();
+    }
     RunWatchdog watchdog(fabric, runner, spec.watchdogNoProgress);
     watchdog.Start();
     const double setupS = SecondsSince(t0);

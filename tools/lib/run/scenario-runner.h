@@ -10,6 +10,7 @@
 #include "ns3/spec-names.h"
 #include "ns3/workload.h"
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -32,6 +33,9 @@ struct RunOptions
     /// Refuse (SpecError) a run whose estimated memory (EstimateRunMemoryBytes()) exceeds
     /// this many bytes; 0: the machine's MemAvailable.
     uint64_t memoryLimitBytes{0};
+    /// Called once every check of the input has passed, just before the first simulation
+    /// starts (the CLI claims its results directory here: ResultsDirLock); may throw.
+    std::function<void()> beforeSimulating;
 };
 
 /**

@@ -236,30 +236,19 @@ AbsoluteMatrixPaths(YAML::Node node, const fs::path& dir)
     }
 }
 
-/// \return the mapping of a topology or traffic file, named and with absolute matrix paths
+/// \return the mapping of a topology or traffic file (\p what) named at \p namedAt, named and
+/// with absolute matrix paths
 YAML::Node
-LoadSection(const std::string& file, const SpecLocation& namedAt)
+LoadSection(const std::string& file, const std::string& what, const SpecLocation& namedAt)
 {
-    if (!fs::is_regular_file(file))
-    {
-        throw SpecError(namedAt, "cannot open '" + file + "': no such file");
-    }
-    YAML::Node node;
-    try
-    {
-        node = YAML::LoadFile(file);
-    }
-    catch (const YAML::Exception& e)
-    {
-        throw SpecError(At(file, e.mark), "malformed YAML: " + e.msg);
-    }
+    YAML::Node node = spec::LoadYamlFile(file, what, &namedAt, {});
     if (!node.IsMap())
     {
         throw SpecError(namedAt, "'" + file + "' does not hold a mapping");
     }
     if (!node["name"])
     {
-        node["name"] = fs::path(file).stem().string();
+        node["name"] = spec::CheckedDefaultName(spec::Stem(file), SpecLocation{file, 1, 1});
     }
     AbsoluteMatrixPaths(node, fs::path(file).parent_path());
     return node;
@@ -269,15 +258,7 @@ LoadSection(const std::string& file, const SpecLocation& namedAt)
 YAML::Node
 InlineScenario(const std::string& scenarioFile)
 {
-    YAML::Node root;
-    try
-    {
-        root = YAML::LoadFile(scenarioFile);
-    }
-    catch (const YAML::Exception& e)
-    {
-        throw SpecError(At(scenarioFile, e.mark), "malformed YAML: " + e.msg);
-    }
+    YAML::Node root = spec::LoadYamlFile(scenarioFile, "scenario", nullptr, {});
     if (!root.IsMap())
     {
         throw SpecError(SpecLocation{scenarioFile, 0, 0}, "the scenario is not a mapping");
@@ -289,7 +270,7 @@ InlineScenario(const std::string& scenarioFile)
         if (v && v.IsScalar())
         {
             const std::string file = (dir / v.Scalar()).lexically_normal().string();
-            root[section] = LoadSection(file, At(scenarioFile, v.Mark()));
+            root[section] = LoadSection(file, section, At(scenarioFile, v.Mark()));
         }
         else if (v && v.IsMap())
         {
@@ -298,7 +279,8 @@ InlineScenario(const std::string& scenarioFile)
     }
     if (!root["name"])
     {
-        root["name"] = fs::path(scenarioFile).stem().string();
+        root["name"]
+            = spec::CheckedDefaultName(spec::Stem(scenarioFile), SpecLocation{scenarioFile, 1, 1});
     }
     return root;
 }
@@ -673,7 +655,7 @@ SweepParameterKeys()
                         // A topology or traffic file, relative to the sweep file: inline it.
                         const std::string file
                             = (sweepDir / value.Scalar()).lexically_normal().string();
-                        use.reset(LoadSection(file, vw));
+                        use.reset(LoadSection(file, sp.key, vw));
                     }
                     const std::string label = Label(value);
                     if (!seen.insert(label).second)
@@ -743,10 +725,11 @@ SweepFileKeys()
     static const SpecTable<R> keys = {
         CustomKey<R>("name",
                      "text",
-                     "not empty",
+                     "a name: one safe path component (it names `results/NAME`)",
                      "the sweep's name (default: the file's stem)",
-                     [](const Field& f, R& r) { r.plan.name = SweepText(f); })
-            .WhenAbsent([](R& r) { r.plan.name = fs::path(r.path).stem().string(); }),
+                     [](const Field& f, R& r) { r.plan.name = spec::ReadName(f); })
+            .WhenAbsent(
+                [](R& r) { r.plan.name = spec::CheckedDefaultName(spec::Stem(r.path), r.where); }),
         CustomKey<R>("base",
                      "path",
                      "a scenario file",
@@ -977,29 +960,8 @@ SweepPlan
 ReadSweepFile(const std::string& path)
 {
     const SpecLocation fileOnly{path, 0, 0};
-    std::error_code ec;
-    if (!fs::exists(path, ec))
-    {
-        throw SpecError(fileOnly,
-                        "cannot open sweep file '" + path + "': no such file or directory");
-    }
-    if (fs::is_directory(path, ec))
-    {
-        throw SpecError(fileOnly, "cannot read sweep file '" + path + "': it is a directory");
-    }
-    YAML::Node root;
-    try
-    {
-        root = YAML::LoadFile(path);
-    }
-    catch (const YAML::BadFile&)
-    {
-        throw SpecError(fileOnly, "cannot read sweep file '" + path + "'");
-    }
-    catch (const YAML::Exception& e)
-    {
-        throw SpecError(At(path, e.mark), "malformed YAML: " + e.msg);
-    }
+    const YAML::Node root
+        = spec::LoadYamlFile(path, "sweep", nullptr, spec::KeyNames(spec::SweepFileKeys()));
     if (!root.IsMap())
     {
         throw SpecError(fileOnly,
@@ -1091,6 +1053,16 @@ RunSweepPoints(const SweepPlan& plan, const std::string& outDir, const SweepRunO
     const std::size_t n = plan.points.size();
     std::vector<SweepPointResult> results(n);
     std::vector<std::string> dirs(n);
+    {
+        // An earlier sweep's points (the caller holds the directory's lock): a point that
+        // fails now must not show the results it had then.
+        std::error_code ec;
+        fs::remove_all(fs::path(outDir) / "points", ec);
+        if (ec)
+        {
+            throw std::runtime_error("cannot clear '" + outDir + "/points': " + ec.message());
+        }
+    }
     for (std::size_t i = 0; i < n; ++i)
     {
         dirs[i] = (fs::path(outDir) / "points" / PointDirName(i, n)).string();

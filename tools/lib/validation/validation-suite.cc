@@ -424,6 +424,11 @@ ValidationCaseKeys()
                      [](const Field& f, R& r) {
                          ValidationCase& c = r.c;
                          c.name = r.r->Text(f.value, "name");
+                         const std::string problem = spec::NameProblem(c.name);
+                         if (!problem.empty())
+                         {
+                             r.r->Fail(f.value, "'name' " + problem);
+                         }
                          if (c.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_.")
                              != std::string::npos)
                          {
@@ -870,21 +875,10 @@ ReadValidationCaseFile(const std::string& path)
 {
     Reader r;
     r.file = path;
-    YAML::Node root;
-    try
-    {
-        root = YAML::LoadFile(path);
-    }
-    catch (const YAML::BadFile&)
-    {
-        SpecLocation loc;
-        loc.file = path;
-        throw SpecError(loc, "cannot read the case file");
-    }
-    catch (const YAML::Exception& e)
-    {
-        throw SpecError(spec::At(path, e.mark), "malformed YAML: " + e.msg);
-    }
+    const YAML::Node root = spec::LoadYamlFile(path,
+                                               "validation case",
+                                               nullptr,
+                                               spec::KeyNames(spec::ValidationFileKeys()));
     if (!root.IsMap())
     {
         SpecLocation loc;
@@ -896,7 +890,7 @@ ReadValidationCaseFile(const std::string& path)
     reading.r = &r;
     reading.root = root;
     reading.group.file = path;
-    reading.group.name = fs::path(path).stem().string();
+    reading.group.name = spec::CheckedDefaultName(spec::Stem(path), SpecLocation{path, 1, 1});
     spec::ReadKeys(spec::ValidationFileKeys(), spec::FieldsOf(root, path), reading);
     return reading.group;
 }
