@@ -1732,10 +1732,10 @@ TEST_F(ScratchDir, DcqcnValuesAreExactAndChecked)
         ASSERT_EQ(s.dcqcnAttributes.size(), 1U);
         EXPECT_EQ(s.dcqcnAttributes[0].second, attr) << text;
     }
-    // Large values stay exact: 106 days of picoseconds, 800 Tbps.
+    // Large values stay exact, up to the readers' maxima: 10^6 s (10^18 ps), 100 Tbps.
     const std::string big = Write("b.yaml",
-                                  "dcqcn: {cnp_interval: 9000000000000000000ps, "
-                                  "min_rate: 800Tbps, byte_counter: 16EB}\n"
+                                  "dcqcn: {cnp_interval: 1000000000000000000ps, "
+                                  "min_rate: 100Tbps, byte_counter: 16EB}\n"
                                       + ROCE_TOPOLOGY + SMALL_TRAFFIC);
     try
     {
@@ -1748,13 +1748,13 @@ TEST_F(ScratchDir, DcqcnValuesAreExactAndChecked)
         EXPECT_NE(e.Message().find("byte_counter: "), std::string::npos) << e.what();
     }
     const std::string exact = Write("e.yaml",
-                                    "dcqcn: {cnp_interval: 9000000000000000000ps, "
-                                    "min_rate: 800Tbps}\n"
+                                    "dcqcn: {cnp_interval: 1000000000000000000ps, "
+                                    "min_rate: 100Tbps}\n"
                                         + ROCE_TOPOLOGY + SMALL_TRAFFIC);
     const ns3::ScenarioSpec e = ns3::ReadScenarioFile(exact);
     const std::vector<std::pair<std::string, std::string>> bigExpected = {
-        {"MinRate", "800000000000000bps"},
-        {"CnpInterval", "9000000000000000000ps"},
+        {"MinRate", "100000000000000bps"},
+        {"CnpInterval", "1000000000000000000ps"},
     };
     EXPECT_EQ(e.dcqcnAttributes, bigExpected);
 
@@ -1770,6 +1770,8 @@ TEST_F(ScratchDir, DcqcnValuesAreExactAndChecked)
         {"rate_ai: 20GBps", "rate_ai: ", 12},
         {"min_rate: 0bps", "min_rate: must be greater than 0", 13},
         {"cnp_interval: 1", "cnp_interval: '1' has no unit", 17},
+        {"min_rate: 101Tbps", "min_rate: '101Tbps' is too fast: at most 100Tbps", 13},
+        {"cnp_interval: 1000001s", "cnp_interval: '1000001s' is too long", 17},
     };
     for (const auto& [line, fragment, column] : bad)
     {

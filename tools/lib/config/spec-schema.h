@@ -141,30 +141,40 @@ template<class Spec>
 SpecKey<Spec>
 RateKey(const std::string& key, DataRate Spec::*member, Zero zero, const std::string& doc)
 {
-    return {key, "data rate", ZeroRange(zero), doc, [member, zero](const Field& f, Spec& s) {
+    return {key,
+            "data rate",
+            ZeroRange(zero) + ", at most 100Tbps",
+            doc,
+            [member, zero](const Field& f, Spec& s) {
                 s.*member = ReadRate(f, zero == Zero::REJECTED);
             }};
 }
 
 /**
- * \brief A byte count member ("4096B", "256KiB"), at most what the member's type holds.
+ * \brief A byte count member ("4096B", "256KiB"), at most \p limit and what the member's type
+ * holds.
  * \param key the YAML key
  * \param member the member it sets
  * \param zero whether 0 is allowed
  * \param doc what it means
+ * \param limit the largest value the model computes correctly (LinkProfile's maxima)
  * \return the key
  */
 template<class Spec, class U>
 SpecKey<Spec>
-BytesKey(const std::string& key, U Spec::*member, Zero zero, const std::string& doc)
+BytesKey(const std::string& key,
+         U Spec::*member,
+         Zero zero,
+         const std::string& doc,
+         uint64_t limit = std::numeric_limits<U>::max())
 {
-    constexpr uint64_t max = std::numeric_limits<U>::max();
+    const uint64_t max = std::min<uint64_t>(limit, std::numeric_limits<U>::max());
     std::string range = ZeroRange(zero);
     if (max < std::numeric_limits<uint64_t>::max())
     {
         range += ", at most " + std::to_string(max) + " B";
     }
-    return {key, "size", range, doc, [member, zero](const Field& f, Spec& s) {
+    return {key, "size", range, doc, [member, zero, max](const Field& f, Spec& s) {
                 s.*member = static_cast<U>(ReadBytes(f, zero == Zero::REJECTED, max));
             }};
 }

@@ -525,6 +525,12 @@ ReadTime(const Field& f, bool positive)
     {
         f.Fail("must be greater than 0, got '" + text + "'");
     }
+    if (value.GetPicoSeconds() > MAX_DURATION_PS)
+    {
+        f.Fail("'" + text
+               + "' is too long: at most 1000000s (sums of times stay within the "
+                 "simulator's 64-bit picosecond clock)");
+    }
     return value;
 }
 
@@ -544,6 +550,12 @@ ReadRate(const Field& f, bool positive)
     if (positive && value.GetBitRate() == 0)
     {
         f.Fail("must be greater than 0, got '" + text + "'");
+    }
+    if (value.GetBitRate() > LinkProfile::MAX_RATE_BPS)
+    {
+        f.Fail("'" + text
+               + "' is too fast: at most 100Tbps (a packet would take a few picoseconds, below "
+                 "what the simulator's 1 ps clock times correctly)");
     }
     return value;
 }

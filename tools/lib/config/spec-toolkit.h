@@ -5,6 +5,7 @@
 #define AI_FABRIC_SPEC_TOOLKIT_H
 
 #include "ns3/data-rate.h"
+#include "ns3/link-profile.h"
 #include "ns3/nstime.h"
 #include "ns3/spec-error.h"
 
@@ -36,6 +37,10 @@ namespace spec
 /// Largest YAML file a reader accepts, bytes (64 MiB): a scenario, topology or traffic file
 /// is a few KiB, a matrix of a few thousand ranks a few tens of MiB.
 constexpr std::uintmax_t MAX_YAML_FILE_BYTES = 64ull << 20;
+
+/// Longest duration a reader accepts (10^6 s = 10^18 ps): a start plus a stop time plus
+/// delays stay below ns-3's 2^63 ps (106 days).
+constexpr int64_t MAX_DURATION_PS = 1000000000000000000LL;
 
 /**
  * \param file the file a node came from

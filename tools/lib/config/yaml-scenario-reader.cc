@@ -275,29 +275,35 @@ spec::LinkKeys()
                  &L::mtu,
                  Zero::REJECTED,
                  "largest payload per packet; messages are cut at the smallest `mtu` of the "
-                 "fabric"),
+                 "fabric",
+                 LinkProfile::MAX_PACKET_WIRE_BYTES),
         BytesKey("header_size",
                  &L::headerBytes,
                  Zero::ALLOWED,
                  "wire overhead of every packet, or of every segment when `segment_size` is set "
-                 "(headers, CRCs)"),
+                 "(headers, CRCs)",
+                 LinkProfile::MAX_PACKET_WIRE_BYTES),
         BytesKey("segment_size",
                  &L::segmentBytes,
                  Zero::ALLOWED,
                  "payload of the link's native unit (a PCIe TLP, an NVLink packet) when it is "
-                 "smaller than a simulated packet; 0 = `header_size` once per packet"),
+                 "smaller than a simulated packet; 0 = `header_size` once per packet",
+                 LinkProfile::MAX_PACKET_WIRE_BYTES),
         BytesKey("framing_size",
                  &L::framingBytes,
                  Zero::ALLOWED,
-                 "per-packet bytes outside the frame: Ethernet preamble + SFD + inter-frame gap"),
+                 "per-packet bytes outside the frame: Ethernet preamble + SFD + inter-frame gap",
+                 LinkProfile::MAX_PACKET_WIRE_BYTES),
         BytesKey("message_header_size",
                  &L::messageHeaderBytes,
                  Zero::ALLOWED,
-                 "extra bytes on the first packet of each message (RDMA RETH)"),
+                 "extra bytes on the first packet of each message (RDMA RETH)",
+                 LinkProfile::MAX_PACKET_WIRE_BYTES),
         BytesKey("control_packet_size",
                  &L::controlPacketBytes,
                  Zero::REJECTED,
-                 "wire bytes of an ACK, NACK or CNP, framing included"),
+                 "wire bytes of an ACK, NACK or CNP, framing included",
+                 LinkProfile::MAX_PACKET_WIRE_BYTES),
         DurationKey("propagation_delay",
                     &L::propagationDelay,
                     Zero::ALLOWED,
@@ -318,7 +324,8 @@ spec::LinkKeys()
                  &L::bufferPerPort,
                  Zero::REJECTED,
                  "switch (or NIC node) buffer each port on this link adds to the node's shared "
-                 "pool"),
+                 "pool",
+                 LinkProfile::MAX_BUFFER_BYTES),
         CustomKey<L>("flow_control",
                      "`none`, `credit` or `pfc`",
                      "",
@@ -343,12 +350,14 @@ spec::LinkKeys()
         BytesKey("credit_block_size",
                  &L::creditBlockBytes,
                  Zero::REJECTED,
-                 "credit unit: a packet uses whole blocks of credit (`credit` only)"),
+                 "credit unit: a packet uses whole blocks of credit (`credit` only)",
+                 LinkProfile::MAX_PACKET_WIRE_BYTES),
         BytesKey("credits_per_lane",
                  &L::creditsPerLane,
                  Zero::ALLOWED,
                  "receive buffer a port advertises per lane (`credit` only); at least one "
-                 "largest packet"),
+                 "largest packet",
+                 LinkProfile::MAX_BUFFER_BYTES),
         DurationKey("pfc_reaction_time",
                     &L::pfcReactionTime,
                     Zero::ALLOWED,
@@ -358,11 +367,13 @@ spec::LinkKeys()
                  &L::ecnKmin,
                  Zero::ALLOWED,
                  "egress queue above which switches start ECN-marking data packets; 0 = no "
-                 "marking"),
+                 "marking",
+                 LinkProfile::MAX_BUFFER_BYTES),
         BytesKey("ecn_kmax",
                  &L::ecnKmax,
                  Zero::ALLOWED,
-                 "egress queue from which every data packet is marked; at least `ecn_kmin`"),
+                 "egress queue from which every data packet is marked; at least `ecn_kmin`",
+                 LinkProfile::MAX_BUFFER_BYTES),
         FractionKey("ecn_pmax", &L::ecnPmax, "marking probability just below `ecn_kmax`"),
     };
     return keys;
@@ -436,6 +447,32 @@ CheckLink(const ParsedLink& l)
         l.Fail({"control_priority", "priorities"},
                "control_priority " + std::to_string(p.controlPriority) + " is not below priorities "
                    + std::to_string(p.priorities) + "; " + classes);
+    }
+    const uint64_t largest = p.WireBytes(p.mtu, true);
+    if (largest > LinkProfile::MAX_PACKET_WIRE_BYTES)
+    {
+        l.Fail({"mtu", "header_size", "segment_size", "framing_size", "message_header_size"},
+               "one largest packet would be " + std::to_string(largest) + " B on the wire (mtu "
+                   + std::to_string(p.mtu)
+                   + " + headers); a packet "
+                     "has at most "
+                   + std::to_string(LinkProfile::MAX_PACKET_WIRE_BYTES)
+                   + " B (32 MiB), so that cells of up to 64 packets fit the model's 32-bit "
+                     "packet sizes");
+    }
+    // The lanes traffic uses (data and control) may fill their credits at once; the port's
+    // share of the switch buffer must hold them, or a lossless link drops.
+    const uint64_t lanesUsed = p.dataPriority == p.controlPriority ? 1 : 2;
+    if (p.flowControl == LinkProfile::FlowControl::CREDIT
+        && p.bufferPerPort < lanesUsed * p.creditsPerLane)
+    {
+        l.Fail({"buffer_per_port", "credits_per_lane", "flow_control"},
+               "buffer_per_port " + std::to_string(p.bufferPerPort)
+                   + " B cannot hold the credits its lanes in use (data_priority and "
+                     "control_priority: "
+                   + std::to_string(lanesUsed) + ") advertise, " + std::to_string(lanesUsed)
+                   + " x credits_per_lane " + std::to_string(p.creditsPerLane)
+                   + " B: a lossless credit link would have to drop what its credits let in");
     }
     if (p.flowControl == LinkProfile::FlowControl::CREDIT)
     {
@@ -2426,6 +2463,8 @@ BlameTrainingKey(const std::string& problem, const Mapping& m)
     // Fragments of ValidateTrainingSpec(), MoeRouter::Validate() and ExpertPlacement::Validate()
     // messages, most specific first, and the keys they concern.
     static const std::vector<std::pair<std::string, std::vector<std::string>>> rules = {
+        {"gives messages of", {"hidden", "sequence", "micro_batch_size", "bytes_per_element"}},
+        {"gradients would be", {"parameters", "hidden", "ffn_hidden", "layers", "experts"}},
         {"explicit rank placement", {"rank_gpus"}},
         {"rank order", {"rank_order"}},
         {"TP x PP x DP", {"tp", "pp", "dp"}},
@@ -3149,6 +3188,13 @@ spec::TransportKeys()
                      "go-back-N: time without acknowledgement progress after which a queue pair "
                      "goes back",
                      [](const Field& f) { return PicoSecondsText(ReadTime(f, true)); }),
+        AttributeKey("initial_psn",
+                     "InitialPsn",
+                     "integer",
+                     "0 to " + std::to_string(u32),
+                     "go-back-N: PSN of every queue pair's first packet; PSNs wrap after "
+                     "2^32 - 1 as a NIC's 24-bit PSNs do (results do not depend on it)",
+                     [](const Field& f) { return std::to_string(ReadInteger(f, 0, u32)); }),
     };
     return keys;
 }

@@ -91,8 +91,10 @@ uint64_t AvailableMemoryBytes();
  * packet). It stops the simulation when an interrupt was requested
  * (RequestRunInterrupt()), or when messages are open but neither a packet moved on
  * any link nor an op completed for the scenario's `watchdog: no_progress` interval
- * (a PFC or credit deadlock, or a stall). Its events are not counted in the run's
- * events, and it changes nothing else, so results do not depend on it.
+ * (a PFC or credit deadlock, or a stall). While no message is in flight it sleeps until
+ * the next op completes (WorkloadExecution::NotifyNextOpDone()), so idle simulated time
+ * (a late start, a long compute phase) costs no ticks. Its events are not counted in the
+ * run's events, and it changes nothing else, so results do not depend on it.
  */
 class RunWatchdog
 {
@@ -121,6 +123,8 @@ class RunWatchdog
   private:
     /// One tick: check the interrupt flag; every interval, the progress.
     void Tick();
+    /// An op completed while the watchdog slept (no message in flight): tick again.
+    void Wake();
 
     const Fabric& m_fabric;          //!< the fabric
     Ptr<WorkloadExecution> m_runner; //!< the workload execution

@@ -779,6 +779,56 @@ GatherTraining(const TrainingBuild& tb, const WorkloadExecution& runner, bool tr
         t.iterations.push_back(ir);
     }
 }
+
+/**
+ * \brief Refuse, before simulating, a message that would need more packets than a queue pair
+ * can order (RdmaTransport::MAX_MESSAGE_PACKETS, half the 32-bit PSN space) at the fabric's
+ * smallest MTU (a 5 GiB transfer over 1-byte packets).
+ * \param spec the scenario (for the location: the message's collective, else the traffic)
+ * \param graph the fabric
+ * \param workload the built workload
+ * \throws SpecError naming the message, its packets and the limit
+ */
+void
+CheckMessagePackets(const ScenarioSpec& spec, const FabricGraph& graph, const Workload& workload)
+{
+    uint64_t mtu = std::numeric_limits<uint32_t>::max();
+    for (const LinkProfile& p : graph.GetProfiles())
+    {
+        mtu = std::min<uint64_t>(mtu, p.mtu);
+    }
+    const WorkloadOp* largest = nullptr;
+    for (const WorkloadOp& op : workload.GetOps())
+    {
+        if (op.kind == WorkloadOp::SEND && (!largest || op.bytes > largest->bytes))
+        {
+            largest = &op;
+        }
+    }
+    if (!largest || mtu == 0
+        || (largest->bytes + mtu - 1) / mtu <= RdmaTransport::MAX_MESSAGE_PACKETS)
+    {
+        return;
+    }
+    const std::string group = workload.GetGroups()[largest->group].name;
+    SpecLocation where = spec.traffic.where;
+    for (const CollectiveSpec& c : spec.traffic.collectives)
+    {
+        if (c.name == group)
+        {
+            where = c.where;
+        }
+    }
+    throw SpecError(where,
+                    "a message of '" + group + "' (" + std::to_string(largest->bytes) + " B) needs "
+                        + std::to_string((largest->bytes + mtu - 1) / mtu)
+                        + " packets at the fabric's smallest mtu (" + std::to_string(mtu)
+                        + " B); a message can have at most "
+                        + std::to_string(RdmaTransport::MAX_MESSAGE_PACKETS)
+                        + " (half the 32-bit PSN space, which keeps the packets of a message in "
+                          "order): raise the mtu, or cut the message (chunk_size) or the size");
+}
+
 } // namespace
 
 WorkloadGroup
@@ -865,6 +915,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         BuildTraining(spec, graph, workload, training);
     }
     workload.Finalize();
+    CheckMessagePackets(spec, graph, workload);
     const double memoryEstimate = EstimateRunMemoryBytes(graph, workload);
     if (memoryLimit > 0 && memoryEstimate > static_cast<double>(memoryLimit))
     {

@@ -13,9 +13,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <map>
 #include <numeric>
 #include <set>
+#include <sstream>
 
 namespace ns3
 {
@@ -61,6 +63,15 @@ std::string
 Str(uint64_t x)
 {
     return std::to_string(x);
+}
+
+/// \param x a size, bytes \return it as a string with 4 significant digits ("1.126e+15")
+std::string
+SizeText(long double x)
+{
+    std::ostringstream s;
+    s << std::setprecision(4) << static_cast<double>(x);
+    return s.str();
 }
 
 /**
@@ -409,6 +420,40 @@ ValidateTrainingSpec(const TrainingSpec& spec,
     {
         return "the locality domains list " + Str(gpuDomain.size()) + " GPUs, the fabric has "
                + Str(gpuCount);
+    }
+    // The sizes the job derives (products of the keys above) stay in the range the model
+    // computes in 64-bit bytes: a message of at most 2^50 B (1 PiB), and so the whole model's
+    // gradients. Computed in long double, which cannot overflow here.
+    {
+        constexpr long double LIMIT = 1125899906842624.0L; // 2^50
+        const long double h = static_cast<long double>(spec.hidden);
+        const long double bpe = std::max({spec.bytesPerElement,
+                                          spec.dispatchBytesPerElement,
+                                          spec.combineBytesPerElement,
+                                          spec.gradBytesPerElement});
+        const long double tokens = static_cast<long double>(spec.microBatchSize) * spec.sequence;
+        const long double message = tokens * h * bpe * std::max<uint32_t>(1, spec.topK);
+        if (message > LIMIT)
+        {
+            return "micro-batch size x sequence x hidden x bytes per element (x top-k) gives "
+                   "messages of "
+                   + SizeText(message)
+                   + " B; the model computes messages of at most 2^50 B (1 PiB)";
+        }
+        const long double f = spec.ffnHidden != 0 ? spec.ffnHidden : 4 * h;
+        const long double fe = spec.expertFfnHidden != 0 ? spec.expertFfnHidden : f;
+        const long double layer
+            = 4 * h * h + 6 * h
+              + std::max(2 * h * f + f + 3 * h,
+                         spec.experts * (2 * h * fe + fe + h) + h * spec.experts + 2 * h);
+        const long double params = spec.parameters > 0
+                                       ? static_cast<long double>(spec.parameters)
+                                       : layer * spec.layers + 2.0L * spec.vocabulary * h;
+        if (params * bpe > LIMIT)
+        {
+            return "the model's gradients would be " + SizeText(params * bpe)
+                   + " B; the model computes at most 2^50 B (1 PiB)";
+        }
     }
     return "";
 }

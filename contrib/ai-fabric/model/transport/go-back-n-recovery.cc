@@ -3,6 +3,8 @@
  */
 #include "go-back-n-recovery.h"
 
+#include "rdma-transport.h"
+
 #include "ns3/fabric-header.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -42,7 +44,13 @@ GoBackNRecovery::GetTypeId()
                             "packet; doubles per timeout without progress, up to 64 x",
                             TimeValue(MicroSeconds(100)),
                             MakeTimeAccessor(&GoBackNRecovery::m_rto),
-                            MakeTimeChecker(PicoSeconds(1)));
+                            MakeTimeChecker(PicoSeconds(1)))
+              .AddAttribute("InitialPsn",
+                            "PSN of every queue pair's first packet (sender and receiver agree, "
+                            "as at connection set-up); PSNs wrap after 2^32 - 1",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&GoBackNRecovery::m_initialPsn),
+                            MakeUintegerChecker<uint32_t>());
     return tid;
 }
 
@@ -73,6 +81,7 @@ GoBackNRecovery::Fork() const
     g->m_ackInterval = m_ackInterval;
     g->m_window = m_window;
     g->m_rto = m_rto;
+    g->m_initialPsn = m_initialPsn;
     return g;
 }
 
@@ -85,19 +94,25 @@ GoBackNRecovery::AddQueuePair(uint32_t qi, uint32_t dst, uint16_t qp)
     }
     m_tx[qi].dst = dst;
     m_tx[qi].qp = qp;
-    SetSendWindow(qi, 0, m_window);
+    m_tx[qi].sndUna = m_initialPsn;
+    m_tx[qi].maxSent = m_initialPsn;
+    SetFirstPsn(qi, m_initialPsn);
+    SetSendWindow(qi, m_initialPsn, m_window);
 }
 
 bool
 GoBackNRecovery::NotifySent(uint32_t qi, uint32_t psn, bool /* last */)
 {
     Sender& s = m_tx[qi];
-    const bool resend = psn < s.maxSent;
+    const bool resend = RdmaTransport::PsnBefore(psn, s.maxSent);
     if (s.sndUna == s.maxSent)
     {
         s.lastProgress = Simulator::Now(); // nothing was outstanding: the timeout counts from now
     }
-    s.maxSent = std::max(s.maxSent, psn + 1);
+    if (RdmaTransport::PsnBefore(s.maxSent, psn + 1))
+    {
+        s.maxSent = psn + 1;
+    }
     if (!s.rto.IsRunning())
     {
         s.rto = Simulator::Schedule(m_rto, &GoBackNRecovery::RetransmitTimeout, this, qi);
@@ -109,7 +124,7 @@ void
 GoBackNRecovery::RetransmitTimeout(uint32_t qi)
 {
     Sender& s = m_tx[qi];
-    if (s.sndUna >= s.maxSent)
+    if (!RdmaTransport::PsnBefore(s.sndUna, s.maxSent))
     {
         return; // everything sent was acknowledged: the timer rests until the next send
     }
@@ -139,12 +154,12 @@ GoBackNRecovery::ReceiveAck(uint32_t qi, const FabricFields& h)
     Sender& s = m_tx[qi];
     const bool nack = h.m_kind == FabricHeader::NACK;
     const uint32_t psn = h.m_psn;
-    if (psn > s.maxSent)
+    if (RdmaTransport::PsnBefore(s.maxSent, psn))
     {
         return; // acknowledges packets never sent: not for this incarnation
     }
     const Time now = Simulator::Now();
-    if (psn > s.sndUna)
+    if (RdmaTransport::PsnBefore(s.sndUna, psn))
     {
         // Cumulative: everything below psn arrived; release the messages it completes.
         s.sndUna = psn;
@@ -152,7 +167,7 @@ GoBackNRecovery::ReceiveAck(uint32_t qi, const FabricFields& h)
         s.backoff = 0;
         SetSendWindow(qi, psn, m_window);
         ReleaseAcknowledged(qi, psn);
-        if (s.sndUna >= s.maxSent && s.rto.IsRunning())
+        if (!RdmaTransport::PsnBefore(s.sndUna, s.maxSent) && s.rto.IsRunning())
         {
             // Cancelled, not removed: ns-3's Remove breaks the order of its HeapScheduler
             // (3.37 swaps the last event in and only sifts it down); a cancelled event
@@ -161,7 +176,7 @@ GoBackNRecovery::ReceiveAck(uint32_t qi, const FabricFields& h)
         }
         Activate(qi); // the window may have opened
     }
-    if (nack && psn < SendNext(qi))
+    if (nack && RdmaTransport::PsnBefore(psn, SendNext(qi)))
     {
         NS_LOG_DEBUG("endpoint " << Endpoint() << " qp " << s.dst << "/" << s.qp << " NACK " << psn
                                  << ", was at " << SendNext(qi));
@@ -174,7 +189,12 @@ GoBackNRecovery::ReceiveAck(uint32_t qi, const FabricFields& h)
 void
 GoBackNRecovery::ReceiveData(const FabricFields& h)
 {
-    Receiver& rx = m_rx[Key(h.m_src, h.m_qp)];
+    const auto [it, added] = m_rx.try_emplace(Key(h.m_src, h.m_qp));
+    Receiver& rx = it->second;
+    if (added)
+    {
+        rx.expected = m_initialPsn;
+    }
     if (h.m_psn == rx.expected)
     {
         ++rx.expected;
@@ -187,7 +207,7 @@ GoBackNRecovery::ReceiveData(const FabricFields& h)
             SendAck(h.m_src, h.m_qp, rx.expected);
         }
     }
-    else if (h.m_psn > rx.expected)
+    else if (RdmaTransport::PsnBefore(rx.expected, h.m_psn))
     {
         // A packet was lost: drop everything until the expected one comes again, and NACK
         // once until then. (Re-NACKing when the resent packet is lost as well can livelock

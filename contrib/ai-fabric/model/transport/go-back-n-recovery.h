@@ -79,7 +79,7 @@ class GoBackNRecovery : public RdmaRecoveryOps
     /// Receiver state per (source, queue pair).
     struct Receiver
     {
-        uint32_t expected{0};    //!< next expected PSN
+        uint32_t expected{0};    //!< next expected PSN (InitialPsn first)
         uint32_t sinceAck{0};    //!< in-order packets since the last ACK
         uint32_t dupSinceAck{0}; //!< duplicates since the last progress
         bool nackSent{false};    //!< NACK sent, no progress since
@@ -105,6 +105,7 @@ class GoBackNRecovery : public RdmaRecoveryOps
     uint32_t m_ackInterval{16}; //!< ACK every this many packets
     uint32_t m_window{0};       //!< most unacknowledged packets per queue pair (0: no cap)
     Time m_rto;                 //!< retransmission timeout
+    uint32_t m_initialPsn{0};   //!< PSN of every queue pair's first packet
 
     std::vector<Sender> m_tx;                    //!< per queue pair (transport's index)
     std::unordered_map<uint64_t, Receiver> m_rx; //!< (src, qp) -> receiver state

@@ -117,13 +117,14 @@ RdmaRecoveryOps::ReleaseAcknowledged(uint32_t qi, uint32_t psn) const
 {
     RdmaTransport::QueuePair& q = m_transport->m_qps[qi];
     std::size_t released = 0;
-    while (!q.msgs.empty() && q.msgs.front().firstPsn + q.msgs.front().packets <= psn)
+    while (!q.msgs.empty()
+           && !RdmaTransport::PsnBefore(psn, q.msgs.front().firstPsn + q.msgs.front().packets))
     {
         q.msgs.pop_front();
         ++released;
     }
     q.sendIdx -= std::min(q.sendIdx, released);
-    if (q.sndNxt < psn)
+    if (RdmaTransport::PsnBefore(q.sndNxt, psn))
     {
         m_transport->SeekSend(q, psn); // a rewind went back further than needed
     }
@@ -141,6 +142,16 @@ uint32_t
 RdmaRecoveryOps::SendNext(uint32_t qi) const
 {
     return m_transport->m_qps[qi].sndNxt;
+}
+
+void
+RdmaRecoveryOps::SetFirstPsn(uint32_t qi, uint32_t psn) const
+{
+    RdmaTransport::QueuePair& q = m_transport->m_qps[qi];
+    NS_ASSERT_MSG(q.msgs.empty(), "the first PSN is set before any message");
+    q.nextPsn = psn;
+    q.sndNxt = psn;
+    q.sndBase = psn;
 }
 
 void

@@ -192,6 +192,12 @@ class RdmaRecoveryOps : public Object
      */
     void SetSendWindow(uint32_t qi, uint32_t base, uint32_t window) const;
     /**
+     * \brief Sender: the PSN of a new queue pair's first packet (before any is posted).
+     * \param qi the queue pair's index
+     * \param psn the first PSN
+     */
+    void SetFirstPsn(uint32_t qi, uint32_t psn) const;
+    /**
      * \brief Sender: put a queue pair with data to send back into its port's round robin.
      * \param qi the queue pair's index
      */

@@ -283,9 +283,11 @@ RdmaTransport::PostSend(uint32_t dst, uint16_t qp, uint64_t bytes)
     const uint32_t qi = it->second;
     QueuePair& q = m_qps[qi];
     const uint64_t packets = bytes == 0 ? 1 : (bytes + m_mtu - 1) / m_mtu;
-    NS_ABORT_MSG_IF(packets > UINT32_MAX - q.nextPsn,
-                    "queue pair " << m_endpoint << "->" << dst << "/" << qp
-                                  << " ran out of 32-bit PSNs");
+    // PSNs wrap (PsnBefore); one message stays within half the PSN space (the runner
+    // refuses larger messages up front: CheckMessagePackets).
+    NS_ABORT_MSG_IF(packets > MAX_MESSAGE_PACKETS,
+                    "a message of " << bytes << " B to endpoint " << dst << " needs " << packets
+                                    << " packets, more than " << MAX_MESSAGE_PACKETS);
     const uint32_t msgId = m_nextMsgId++;
     q.msgs.push_back(OutMessage{msgId, bytes, q.nextPsn, static_cast<uint32_t>(packets)});
     q.nextPsn += static_cast<uint32_t>(packets);
@@ -581,7 +583,7 @@ RdmaTransport::SeekSend(QueuePair& q, uint32_t psn)
 {
     q.sndNxt = psn;
     const auto it = std::partition_point(q.msgs.begin(), q.msgs.end(), [psn](const OutMessage& m) {
-        return m.firstPsn + m.packets <= psn;
+        return !PsnBefore(psn, m.firstPsn + m.packets); // its last packet is before psn
     });
     q.sendIdx = static_cast<std::size_t>(it - q.msgs.begin());
 }

@@ -83,6 +83,25 @@ class RdmaTransport : public Object
 {
   public:
     /**
+     * \brief PSN order with wrap-around (serial number arithmetic, RFC 1982): PSNs are 32-bit
+     * and wrap, as the 24-bit PSNs of InfiniBand and RoCE NICs do, so a queue pair may carry
+     * any number of packets over a run; the packets outstanding and the packets of one
+     * message stay below MAX_MESSAGE_PACKETS.
+     * \param a a PSN
+     * \param b a PSN
+     * \return whether \p a comes before \p b
+     */
+    static bool PsnBefore(uint32_t a, uint32_t b)
+    {
+        return static_cast<int32_t>(a - b) < 0;
+    }
+
+    /// Most packets of one message (2^31 - 1): the PSN order of the packets of a message
+    /// and of the packets in flight holds below half the PSN space. The scenario runner
+    /// refuses a message that would need more, before simulating.
+    static constexpr uint64_t MAX_MESSAGE_PACKETS = (1ULL << 31) - 1;
+
+    /**
      * \brief Get the type ID.
      * \return the object TypeId
      */

@@ -141,6 +141,7 @@ WorkloadApplication::StartOp(uint32_t i)
         m_opByMessage[msgId] = i;
         m_messageId[l] = msgId;
         ++m_messagesPosted;
+        m_execution->NoteSendStarted();
     }
     else
     {

@@ -151,6 +151,16 @@ WorkloadExecution::NotifyDelivered(uint32_t src, uint32_t /* dst */, uint32_t ms
 void
 WorkloadExecution::NotifyOpDone(uint32_t op)
 {
+    if ((*m_ops)[op].kind == WorkloadOp::SEND)
+    {
+        --m_sendsOpen;
+    }
+    if (!m_nextOpDone.IsNull())
+    {
+        const Callback<void> cb = m_nextOpDone;
+        m_nextOpDone = Callback<void>();
+        cb();
+    }
     if (++m_opsDone == m_opCount)
     {
         m_done();
@@ -196,6 +206,24 @@ bool
 WorkloadExecution::IsDone() const
 {
     return m_opsDone == m_opCount;
+}
+
+uint64_t
+WorkloadExecution::GetSendsOpen() const
+{
+    return m_sendsOpen;
+}
+
+void
+WorkloadExecution::NoteSendStarted()
+{
+    ++m_sendsOpen;
+}
+
+void
+WorkloadExecution::NotifyNextOpDone(Callback<void> cb)
+{
+    m_nextOpDone = cb;
 }
 
 uint64_t

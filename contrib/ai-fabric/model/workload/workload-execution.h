@@ -155,6 +155,18 @@ class WorkloadExecution : public Object
     /// \return the delivered messages that broke byte conservation, in delivery order
     const std::vector<ConservationError>& GetConservationErrors() const;
 
+    /// \return SEND ops started and not done (messages in flight), O(1)
+    uint64_t GetSendsOpen() const;
+    /// \brief An application started a SEND op (its message is in flight until the op is done).
+    void NoteSendStarted();
+    /**
+     * \brief Call \p cb once, when the next op completes: a monitor with nothing to watch
+     * while no message is in flight sleeps until then (RunWatchdog), since without messages
+     * only delays (compute, start times) run, each ending in an op that completes.
+     * \param cb the callback
+     */
+    void NotifyNextOpDone(Callback<void> cb);
+
   protected:
     void DoDispose() override;
 
@@ -176,6 +188,8 @@ class WorkloadExecution : public Object
     std::vector<uint8_t> m_needsApp;               //!< per endpoint: it executes or receives an op
     uint64_t m_opCount{0};                         //!< ops of the applications added
     uint64_t m_opsDone{0};                         //!< ops done
+    uint64_t m_sendsOpen{0};                       //!< SEND ops started and not done
+    Callback<void> m_nextOpDone;                   //!< NotifyNextOpDone(), once
     bool m_started{false};                         //!< Start() ran
     std::vector<ConservationError> m_conservation; //!< conservation errors
     TracedCallback<> m_done;                       //!< every op is done
