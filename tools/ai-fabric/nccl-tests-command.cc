@@ -175,7 +175,12 @@ ParseNcclSize(const std::string& text, uint64_t& out)
         }
         if (scale != 0 && digits <= 15)
         {
-            out = std::stoull(text.substr(0, digits)) * scale;
+            const uint64_t n = std::stoull(text.substr(0, digits));
+            if (n > std::numeric_limits<uint64_t>::max() / scale)
+            {
+                return false; // 16777217T wrapped to 1 TiB
+            }
+            out = n * scale;
             return true;
         }
     }

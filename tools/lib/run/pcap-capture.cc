@@ -393,6 +393,16 @@ PacketCapture::PacketCapture(const ScenarioSpec& spec,
         {
             continue; // named twice (YAML and --pcap): one capture
         }
+        for (const auto& p : m_ports)
+        {
+            if (CaptureFileName(p->file.node, p->file.peer) == CaptureFileName(a, b))
+            {
+                throw SpecError(where,
+                                "capture port '" + name + "' and '" + p->file.node + "->"
+                                    + p->file.peer + "' would both be written to "
+                                    + CaptureFileName(a, b) + "; capture one of them");
+            }
+        }
         const std::string tech = graph.GetProfiles()[links[found].profile].technology;
         if (tech != "roce" && tech != "infiniband")
         {
@@ -459,19 +469,26 @@ PacketCapture::Capture(Port* port, Ptr<const Packet> packet, uint32_t /* wireByt
     ++port->file.packets;
 }
 
+std::string
+CaptureFileName(const std::string& node, const std::string& peer)
+{
+    std::string name = "capture-" + node + "-" + peer + ".pcap";
+    for (char& ch : name)
+    {
+        const bool ok
+            = std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '_' || ch == '-';
+        ch = ok ? ch : '_';
+    }
+    return name;
+}
+
 std::vector<std::string>
 WriteCaptureFiles(const RunResults& r, const std::string& dir)
 {
     std::vector<std::string> written;
     for (const PacketCaptureFile& c : r.captures)
     {
-        std::string name = "capture-" + c.node + "-" + c.peer + ".pcap";
-        for (char& ch : name)
-        {
-            const bool ok = std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '_'
-                            || ch == '-';
-            ch = ok ? ch : '_';
-        }
+        const std::string name = CaptureFileName(c.node, c.peer);
         WriteFileAtomically(dir + "/" + name,
                             [&c](std::ostream& os) { os.write(c.bytes.data(), c.bytes.size()); });
         written.push_back(name);

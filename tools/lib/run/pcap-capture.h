@@ -29,6 +29,16 @@ struct ScenarioSpec;
  * \param dir the results directory
  * \return the file names written, relative to \p dir
  */
+/**
+ * \ingroup ai-fabric
+ * \param node the capturing node
+ * \param peer the node at the other end of its port
+ * \return the port's capture file name, `capture-NODE-PEER.pcap` with every character other
+ *         than letters, digits, '.', '_' and '-' replaced by '_' (two ports whose names give
+ *         the same file are refused when the capture is set up)
+ */
+std::string CaptureFileName(const std::string& node, const std::string& peer);
+
 std::vector<std::string> WriteCaptureFiles(const RunResults& r, const std::string& dir);
 
 /**

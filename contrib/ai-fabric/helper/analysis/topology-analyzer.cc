@@ -70,13 +70,19 @@ class FlowNetwork
     {
         const auto& links = graph.GetLinks();
         const auto& profiles = graph.GetProfiles();
-        // Bits per second, unless the total could overflow a 64-bit count: then kb/s.
+        // Bits per second, unless the total (every flow's sum, twice per link) could
+        // overflow a signed 64-bit count: then the smallest power of 1000 that keeps it below
+        // 10^18 (a fabric of 100 Tb/s links with 1,100 GPUs overflowed with kb/s).
         long double total = 0;
         for (const auto& l : links)
         {
             total += 2.0L * profiles[l.profile].rate.GetBitRate();
         }
-        m_unit = total > 1e18L ? 1000 : 1;
+        m_unit = 1;
+        while (total / m_unit > 1e18L)
+        {
+            m_unit *= 1000;
+        }
         const std::size_t n = graph.GetNodes().size();
         m_source = n;
         m_sink = n + 1;
