@@ -7,6 +7,7 @@
  * docs/robustness.md, "Fuzzing".
  */
 
+#include "ns3/link-profile.h"
 #include "ns3/nstime.h"
 #include "ns3/units.h"
 
@@ -32,6 +33,19 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         {
             std::abort(); // a size that does not round-trip
         }
+        // Range ends the readers accept: a packet of up to MAX_PACKET_WIRE_BYTES (as mtu, or
+        // as header on 1-byte segments of a 4 KiB packet... any mix within the limit) stays
+        // a 32-bit size in cells of 64 packets.
+        if (b <= ns3::LinkProfile::MAX_PACKET_WIRE_BYTES)
+        {
+            ns3::LinkProfile p;
+            p.mtu = static_cast<uint32_t>(b);
+            p.headerBytes = static_cast<uint32_t>(ns3::LinkProfile::MAX_PACKET_WIRE_BYTES - b);
+            if (p.WireBytes(p.mtu, false) * 64 > UINT32_MAX)
+            {
+                std::abort();
+            }
+        }
     }
     catch (const ns3::UnitError&)
     {
@@ -42,6 +56,12 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         if (ns3::ParseDataRate(std::to_string(r.GetBitRate()) + "bps") != r)
         {
             std::abort(); // a rate that does not round-trip
+        }
+        // Up to the readers' MAX_RATE_BPS, even a 64-byte packet takes at least 1 ps.
+        if (r.GetBitRate() > 0 && r.GetBitRate() <= ns3::LinkProfile::MAX_RATE_BPS
+            && r.CalculateBytesTxTime(64).GetPicoSeconds() < 1)
+        {
+            std::abort();
         }
     }
     catch (const ns3::UnitError&)

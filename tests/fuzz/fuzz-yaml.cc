@@ -1,20 +1,24 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * libFuzzer target: the YAML readers (scenario, topology, traffic files). The input
- * is written to a scratch file and read as each of the three kinds; a SpecError is
+ * libFuzzer target: every file reader (scenario, topology, traffic, sweep and validation
+ * case files, and the MoE routing-matrix CSV). The input is written to a scratch file and
+ * read as each kind (as the CSV through a fixed scenario naming it); a SpecError is
  * the expected answer to bad input, anything else (a crash, a sanitizer report, an
  * uncaught exception, a hang) is a bug. Built with -DAI_FABRIC_FUZZ=ON (clang);
  * run with scripts/fuzz. docs/robustness.md, "Fuzzing".
  */
 
 #include "config/yaml-scenario-reader.h"
+#include "sweep/parameter-sweep.h"
+#include "validation/validation-suite.h"
 
 #include "ns3/spec-error.h"
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <unistd.h>
 
@@ -71,6 +75,37 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     try
     {
         ns3::ReadTrafficFile(path);
+    }
+    catch (const ns3::SpecError&)
+    {
+    }
+    try
+    {
+        ns3::ReadSweepFile(path);
+    }
+    catch (const ns3::SpecError&)
+    {
+    }
+    try
+    {
+        ns3::ReadValidationCaseFile(path);
+    }
+    catch (const ns3::SpecError&)
+    {
+    }
+    // The input as a routing-matrix CSV (2 EP ranks x 4 experts), named by a fixed scenario.
+    static const std::string csvScenario = [&path] {
+        const std::string s = path.substr(0, path.rfind('/')) + "/csv-scenario.yaml";
+        std::ofstream(s) << "topology:\n  kind: single-switch\n  gpus: 8\ntraffic:\n"
+                         << "  training:\n    layers: 8\n    hidden: 1024\n    sequence: 256\n"
+                         << "    peak_flops: 989TFLOPS\n    dp: 8\n    moe_layers: 8\n"
+                         << "    experts: 4\n    ep: 2\n"
+                         << "    routing: {distribution: matrix, matrix: input.yaml}\n";
+        return s;
+    }();
+    try
+    {
+        ns3::ReadScenarioFile(csvScenario);
     }
     catch (const ns3::SpecError&)
     {

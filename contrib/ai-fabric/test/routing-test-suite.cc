@@ -20,6 +20,7 @@
 #include "ns3/packet.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-transport.h"
+#include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/spray-routing.h"
 #include "ns3/test.h"
@@ -212,8 +213,8 @@ class SpraySpreadsTestCase : public TestCase
 /**
  * \ingroup ai-fabric-tests
  * \brief On a 4x4 leaf-spine, spraying and adaptive routing carry a cross-leaf permutation
- * faster than ECMP, whose per-flow hash puts several flows on one uplink; every switch
- * conserves packets.
+ * near the balanced rate on every one of six seeds, ECMP never faster; its per-flow hash puts
+ * several flows on one uplink on some seed; every switch conserves packets.
  */
 class PermutationByStrategyTestCase : public TestCase
 {
@@ -228,8 +229,10 @@ class PermutationByStrategyTestCase : public TestCase
      * \param type the switches' routing strategy
      * \return aggregate throughput of the permutation, GB/s
      */
-    double Throughput(const std::string& type)
+    double Throughput(const std::string& type, uint32_t seed)
     {
+        RngSeedManager::SetSeed(seed);
+        RngSeedManager::SetRun(1);
         TopologySpec spec = Kind("leaf-spine");
         spec.As<LeafSpineSpec>().leaves = 4;
         spec.As<LeafSpineSpec>().spines = 4;
@@ -261,7 +264,10 @@ class PermutationByStrategyTestCase : public TestCase
                                       sw->GetDeliveredPackets() + sw->GetForwardedPackets()
                                           + sw->GetDrops(),
                                       type << ": received = delivered + forwarded + dropped");
-                NS_TEST_EXPECT_MSG_GT(sw->GetForwardedPackets(), 0u, type);
+                if (type != "ns3::EcmpRouting") // a hash may leave a spine unused
+                {
+                    NS_TEST_EXPECT_MSG_GT(sw->GetForwardedPackets(), 0u, type);
+                }
             }
         }
         const double gbps = static_cast<double>(d.bytes) / d.last.GetSeconds() / 1e9;
@@ -271,15 +277,31 @@ class PermutationByStrategyTestCase : public TestCase
 
     void DoRun() override
     {
-        const double ecmp = Throughput("ns3::EcmpRouting");
-        const double spray = Throughput("ns3::SprayRouting");
-        const double adaptive = Throughput("ns3::AdaptiveRouting");
         // A non-blocking 4x4 leaf-spine carries the permutation at 16 x 49.7 GB/s when
-        // balanced.
-        NS_TEST_EXPECT_MSG_GT(spray, ecmp * 1.05, "spray beats ECMP");
-        NS_TEST_EXPECT_MSG_GT(adaptive, ecmp * 1.05, "adaptive beats ECMP");
-        NS_TEST_EXPECT_MSG_LT_OR_EQ(spray, 16 * 50.0, "spray within line rate");
-        NS_TEST_EXPECT_MSG_LT_OR_EQ(adaptive, 16 * 50.0, "adaptive within line rate");
+        // balanced. Over seeds (ECMP's hash salt follows the seed): spraying and adaptive
+        // routing balance on every seed; ECMP is never better, and on some seeds its hash
+        // puts two flows on one uplink (a seed without any collision among the 4 leaves has
+        // probability (4!/4^4)^4 < 10^-4, so six seeds without one would be a broken hash,
+        // not luck).
+        const double balanced = 16 * 49.68;
+        double ecmpWorst = balanced;
+        for (uint32_t seed = 1; seed <= 6; ++seed)
+        {
+            const double ecmp = Throughput("ns3::EcmpRouting", seed);
+            const double spray = Throughput("ns3::SprayRouting", seed);
+            const double adaptive = Throughput("ns3::AdaptiveRouting", seed);
+            // Measured: spray 727-759 GB/s (0.92-0.95), adaptive 784 (0.99), ECMP 264-395.
+            NS_TEST_EXPECT_MSG_GT(spray, 0.85 * balanced, "spray balances, seed " << seed);
+            NS_TEST_EXPECT_MSG_GT(adaptive, 0.85 * balanced, "adaptive balances, seed " << seed);
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(ecmp,
+                                        spray * 1.01,
+                                        "ECMP never beats spray, seed " << seed);
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(spray, 16 * 50.0, "spray within line rate");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(adaptive, 16 * 50.0, "adaptive within line rate");
+            ecmpWorst = std::min(ecmpWorst, ecmp);
+        }
+        NS_TEST_EXPECT_MSG_LT(ecmpWorst, 0.8 * balanced, "ECMP's hash collides on some seed");
+        RngSeedManager::SetSeed(1);
     }
 };
 

@@ -451,6 +451,19 @@ PrintStallReport(const RunResults& r, std::ostream& os, std::size_t lines)
 }
 
 double
+LimitWorkloadToMemory(const FabricGraph& graph, uint64_t memoryLimit, Workload& workload)
+{
+    const double fabric = EstimateRunMemoryBytes(graph, Workload());
+    if (memoryLimit > 0)
+    {
+        const double room = std::max(0.0, static_cast<double>(memoryLimit) - fabric);
+        workload.SetLimits(static_cast<uint64_t>(room / MEM_PER_OP_BYTES),
+                           static_cast<uint64_t>(room / MEM_PER_DEPENDENCY_BYTES));
+    }
+    return fabric;
+}
+
+double
 EstimateRunMemoryBytes(const FabricGraph& graph, const Workload& workload)
 {
     // Per-item costs, bytes, measured with /usr/bin/time -v (peak RSS) on runs that

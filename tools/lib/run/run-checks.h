@@ -81,6 +81,19 @@ double EstimateTopologyFloorBytes(const TopologySpec& topology);
 
 /**
  * \ingroup ai-fabric
+ * \brief Bound a workload about to be built to what fits in \p memoryLimit beside the
+ * fabric (EstimateRunMemoryBytes()'s costs): Workload::SetLimits() with the ops alone, and the
+ * dependencies alone, that would exceed it, so that building stops (Workload::LimitError)
+ * before the memory is taken.
+ * \param graph the fabric
+ * \param memoryLimit the limit, bytes (0: none)
+ * \param workload the empty workload
+ * \return the estimate of the fabric alone (the base, links and routes), bytes
+ */
+double LimitWorkloadToMemory(const FabricGraph& graph, uint64_t memoryLimit, Workload& workload);
+
+/**
+ * \ingroup ai-fabric
  * \return MemAvailable of /proc/meminfo, bytes (0 if unknown)
  */
 uint64_t AvailableMemoryBytes();

@@ -906,13 +906,42 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
                         "collective '" + spec.traffic.collectives[swept].name
                             + "' is a sweep: run it with RunSweep (ai-fabric run)");
     }
+    // The workload is built within the memory left beside the fabric: past it, building
+    // stops (Workload::LimitError) and the run is refused, before the memory is taken.
     Workload workload;
-    workload.SetPlaces(graph.GetEndpointPlaces());
-    BuildWorkload(spec, graph.GetGpuCount(), workload);
-    TrainingBuild training;
-    if (spec.traffic.hasTraining)
+    const double fabricEstimate = LimitWorkloadToMemory(graph, memoryLimit, workload);
+    if (memoryLimit > 0 && fabricEstimate > static_cast<double>(memoryLimit))
     {
-        BuildTraining(spec, graph, workload, training);
+        throw SpecError(spec.topology.where,
+                        MemoryRefusal(fabricEstimate, memoryLimit, options.memoryLimitBytes > 0));
+    }
+    workload.SetPlaces(graph.GetEndpointPlaces());
+    TrainingBuild training;
+    try
+    {
+        BuildWorkload(spec, graph.GetGpuCount(), workload);
+        if (spec.traffic.hasTraining)
+        {
+            BuildTraining(spec, graph, workload, training);
+        }
+    }
+    catch (const Workload::LimitError& e)
+    {
+        throw SpecError(spec.where,
+                        "the run needs more memory than the "
+                            + ReadableBytes(static_cast<double>(memoryLimit)) + " ("
+                            + std::to_string(memoryLimit) + " bytes) of "
+                            + (options.memoryLimitBytes > 0 ? "--memory-limit"
+                                                            : "available memory (MemAvailable)")
+                            + ": " + e.what()
+                            + " while being built, more than fit beside the fabric; refusing "
+                              "to start it");
+    }
+    catch (const std::bad_alloc&)
+    {
+        throw SpecError(spec.where,
+                        "the run ran out of memory while its workload was being built; "
+                        "refusing to start it (see docs/robustness.md, memory)");
     }
     workload.Finalize();
     CheckMessagePackets(spec, graph, workload);
@@ -1004,6 +1033,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     }
     r.events = Simulator::GetEventCount() - eventsBefore - monitor.Events() - stats.GetEvents()
                - watchdog.Events() - appEvents;
+    r.watchdogTicks = watchdog.Events();
     r.packetHops = fabricStats.packetHops;
     r.complete = runner->IsDone();
     r.interrupted = !r.complete && watchdog.Interrupted();

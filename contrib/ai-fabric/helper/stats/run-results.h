@@ -430,23 +430,24 @@ struct StalledMessage
  */
 struct RunResults
 {
-    std::string scenario;     //!< scenario name
-    std::string scenarioFile; //!< scenario path as given
-    std::string topology;     //!< topology name
-    std::string traffic;      //!< traffic name
-    uint64_t seed{0};         //!< seed
-    uint32_t cellPackets{1};  //!< fidelity knob: MTU packets per simulated packet (1: off)
-    uint32_t gpus{0};         //!< GPU endpoints in the fabric
-    uint32_t switches{0};     //!< switches in the fabric
-    uint32_t links{0};        //!< links (each full duplex) in the fabric
-    double simTimeS{0};       //!< simulated time at the end of the run, seconds
-    double wallTimeS{0};      //!< wall-clock time of the run, seconds
-    double setupTimeS{0};     //!< wall-clock time building the fabric, seconds
-    double gatherTimeS{0};    //!< wall-clock time gathering the results after the run, seconds
-    uint64_t events{0};       //!< simulator events executed
-    uint64_t packetHops{0};   //!< packets transmitted summed over all links
-    bool complete{true};      //!< every message completed
-    FabricCounters counters;  //!< flow control and loss
+    std::string scenario;      //!< scenario name
+    std::string scenarioFile;  //!< scenario path as given
+    std::string topology;      //!< topology name
+    std::string traffic;       //!< traffic name
+    uint64_t seed{0};          //!< seed
+    uint32_t cellPackets{1};   //!< fidelity knob: MTU packets per simulated packet (1: off)
+    uint32_t gpus{0};          //!< GPU endpoints in the fabric
+    uint32_t switches{0};      //!< switches in the fabric
+    uint32_t links{0};         //!< links (each full duplex) in the fabric
+    double simTimeS{0};        //!< simulated time at the end of the run, seconds
+    double wallTimeS{0};       //!< wall-clock time of the run, seconds
+    double setupTimeS{0};      //!< wall-clock time building the fabric, seconds
+    double gatherTimeS{0};     //!< wall-clock time gathering the results after the run, seconds
+    uint64_t events{0};        //!< simulator events executed
+    uint64_t watchdogTicks{0}; //!< the watchdog's own events (not in events, not written)
+    uint64_t packetHops{0};    //!< packets transmitted summed over all links
+    bool complete{true};       //!< every message completed
+    FabricCounters counters;   //!< flow control and loss
     std::vector<std::string> violations;       //!< invariants the run broke (empty: results valid)
     std::vector<CollectiveResult> collectives; //!< per collective
     std::vector<FlowRecord> flows;             //!< per message

@@ -15,10 +15,21 @@ Workload::AddGroup(const WorkloadGroup& group)
     return m_groups.size() - 1;
 }
 
+void
+Workload::SetLimits(uint64_t maxOps, uint64_t maxDependencies)
+{
+    m_maxOps = maxOps;
+    m_maxDependencies = maxDependencies;
+}
+
 uint32_t
 Workload::AddOp(const WorkloadOp& op)
 {
     NS_ABORT_MSG_IF(m_finalized, "Workload::AddOp after Finalize");
+    if (m_ops.size() >= m_maxOps)
+    {
+        throw LimitError("the workload passed " + std::to_string(m_maxOps) + " ops");
+    }
     m_ops.push_back(op);
     return m_ops.size() - 1;
 }
@@ -29,12 +40,22 @@ Workload::AddDependency(uint32_t before, uint32_t after)
     NS_ABORT_MSG_IF(m_finalized, "Workload::AddDependency after Finalize");
     NS_ABORT_MSG_IF(before >= m_ops.size() || after >= m_ops.size() || before == after,
                     "bad dependency " << before << " -> " << after);
+    if (m_edges.size() >= m_maxDependencies)
+    {
+        throw LimitError("the workload passed " + std::to_string(m_maxDependencies)
+                         + " dependencies");
+    }
     m_edges.emplace_back(before, after);
 }
 
 void
 Workload::Reserve(std::size_t ops, std::size_t dependencies)
 {
+    if (ops > m_maxOps || dependencies > m_maxDependencies)
+    {
+        throw LimitError("the workload would have " + std::to_string(ops) + " ops and "
+                         + std::to_string(dependencies) + " dependencies");
+    }
     m_ops.reserve(ops);
     if (!m_finalized)
     {

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -128,6 +129,24 @@ class Workload
 {
   public:
     /**
+     * \brief Thrown by AddOp(), AddDependency() and Reserve() beyond the limits of SetLimits(),
+     * so that a workload too large for the memory at hand is refused while it is built, before
+     * it takes that memory.
+     */
+    class LimitError : public std::length_error
+    {
+      public:
+        using std::length_error::length_error;
+    };
+
+    /**
+     * \brief Bound the workload's size (none by default).
+     * \param maxOps most ops
+     * \param maxDependencies most dependencies
+     */
+    void SetLimits(uint64_t maxOps, uint64_t maxDependencies);
+
+    /**
      * \param group the group's description
      * \return the group's index
      */
@@ -203,6 +222,8 @@ class Workload
     std::vector<WorkloadGroup> m_groups;                //!< groups
     std::vector<EndpointPlace> m_places;                //!< per endpoint, where it sits
     std::vector<std::pair<uint32_t, uint32_t>> m_edges; //!< (before, after), until Finalize
+    uint64_t m_maxOps{UINT64_MAX};                      //!< SetLimits(): most ops
+    uint64_t m_maxDependencies{UINT64_MAX};             //!< SetLimits(): most dependencies
     std::vector<uint32_t> m_inDegree;                   //!< per op
     std::vector<uint32_t> m_succStart;                  //!< CSR offsets (ops + 1)
     std::vector<uint32_t> m_succ;                       //!< CSR successors
