@@ -383,3 +383,26 @@ TEST(Reliability, NcclTestsQuotesCommandLineText)
     const std::string scenario = aifabrictest::SlurpFile(s / "out" / "scenario.yaml");
     EXPECT_NE(scenario.find("sp #x/t.yaml\""), std::string::npos) << scenario;
 }
+
+/// A swept routing-matrix CSV path is relative to the sweep file, as every path in it is
+/// (each point runs from its own directory; the path was resolved there and not found).
+TEST(Reliability, SweptMatrixPathsAreRelativeToTheSweepFile)
+{
+    const fs::path s = Scratch("sweep-matrix");
+    std::ofstream(s / "a.csv") << "1,2,3,4\n4,3,2,1\n";
+    std::ofstream(s / "b.csv") << "10,0,0,0\n0,0,0,10\n";
+    std::ofstream(s / "base.yaml") << "topology:\n  kind: single-switch\n  gpus: 8\n"
+                                   << "traffic:\n  training:\n    layers: 2\n    hidden: 256\n"
+                                   << "    sequence: 64\n    peak_flops: 989TFLOPS\n    dp: 8\n"
+                                   << "    moe_layers: 2\n    experts: 4\n    ep: 2\n"
+                                   << "    routing: {distribution: matrix, matrix: a.csv}\n";
+    std::ofstream(s / "sweep.yaml")
+        << "base: base.yaml\nparameters:\n"
+        << "  - {key: traffic.training.routing.matrix, values: [a.csv, b.csv]}\n";
+    const auto o = Tool("sweep sweep.yaml --out out --quiet --jobs 1", s);
+    EXPECT_EQ(o.status, 0) << o.err;
+    const std::string points = aifabrictest::SlurpFile(s / "out" / "sweep-points.csv");
+    EXPECT_NE(points.find("0,a.csv,"), std::string::npos) << points;
+    EXPECT_NE(points.find("1,b.csv,"), std::string::npos) << points;
+    EXPECT_EQ(points.find("failed"), std::string::npos) << points;
+}

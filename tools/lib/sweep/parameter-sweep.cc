@@ -657,6 +657,26 @@ SweepParameterKeys()
                             = (sweepDir / value.Scalar()).lexically_normal().string();
                         use.reset(LoadSection(file, sp.key, vw));
                     }
+                    else if (value.IsScalar()
+                             && (sp.key == "matrix"
+                                 || (sp.key.size() > 7
+                                     && sp.key.compare(sp.key.size() - 7, 7, ".matrix") == 0)))
+                    {
+                        // A routing-matrix CSV, relative to the sweep file (the point runs
+                        // from its own directory).
+                        const fs::path csv(value.Scalar());
+                        use.reset(YAML::Node(
+                            csv.is_relative()
+                                ? fs::absolute(sweepDir / csv).lexically_normal().string()
+                                : csv.string()));
+                    }
+                    else if (!value.IsScalar())
+                    {
+                        // An inline mapping or list: its matrix paths, relative to the sweep
+                        // file.
+                        use.reset(YAML::Clone(value));
+                        AbsoluteMatrixPaths(use, sweepDir);
+                    }
                     const std::string label = Label(value);
                     if (!seen.insert(label).second)
                     {
