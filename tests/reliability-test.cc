@@ -239,7 +239,7 @@ TEST(Reliability, NamesCannotLeaveTheResultsDirectory)
     std::ofstream(s / "base.yaml") << "topology:\n  kind: single-switch\n  gpus: 4\n"
                                    << "traffic:\n  collectives:\n"
                                    << "    - {name: ar, op: all-reduce, size: 1MiB}\n";
-    for (const std::string& name : {"../../x", "/tmp/x", ".."})
+    for (const std::string name : {"../../x", "/tmp/x", ".."})
     {
         std::ofstream(s / "sweep.yaml") << "name: '" << name << "'\nbase: base.yaml\n"
                                         << "parameters:\n  - {key: seed, values: [1, 2]}\n";

@@ -394,8 +394,19 @@ Run(const std::vector<std::string>& args)
     ns3::InstallRunSignalHandlers();
     // A swept collective (nccl-tests style) runs once per size, each its own simulation.
     const bool sweep = ns3::FindSweptCollective(spec) >= 0;
-    const ns3::RunResults results
-        = sweep ? ns3::RunSweep(spec, options).last : ns3::RunScenario(spec, options);
+    // Input refused late (a sweep's larger size) leaves nothing behind: the claimed
+    // directory is abandoned (removed if this run created it).
+    const ns3::RunResults results = [&]() {
+        try
+        {
+            return sweep ? ns3::RunSweep(spec, options).last : ns3::RunScenario(spec, options);
+        }
+        catch (...)
+        {
+            outLock.Abandon();
+            throw;
+        }
+    }();
 
     const std::vector<std::string> written = ns3::WriteRunResultSet(results, outDir, sweep);
     if (!quiet)

@@ -58,7 +58,6 @@ YamlQuoted(const std::string& text)
 }
 
 constexpr int EXIT_OK = 0;
-constexpr int EXIT_INTERNAL = 1;
 constexpr int EXIT_BAD_INPUT = 2;
 constexpr int EXIT_INCOMPLETE = 3;
 

@@ -3,6 +3,7 @@
  */
 #include "atomic-file.h"
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -147,6 +148,8 @@ Append(char* buffer, std::size_t size, std::sig_atomic_t len, const std::string&
         return len;
     }
     std::memcpy(buffer + at, text.c_str(), text.size() + 1);
+    // The bytes before the length that makes them visible to a signal handler.
+    std::atomic_signal_fence(std::memory_order_release);
     return static_cast<std::sig_atomic_t>(at + text.size() + 1);
 }
 

@@ -148,19 +148,44 @@ ResultsDirLock::Claim(const std::string& dir)
                               + "': " + (ec ? ec.message() : "not a directory"));
     }
     const std::string lockPath = dir + "/" + LOCK_FILE;
-    const int fd = open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd < 0)
+    int fd = -1;
+    int busy = 0; // errno of a failed flock
+    for (int attempt = 0;; ++attempt)
     {
-        throw ResultsDirError("cannot write into results directory '" + dir
-                              + "': " + std::strerror(errno));
+        fd = open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+        if (fd < 0)
+        {
+            throw ResultsDirError("cannot write into results directory '" + dir
+                                  + "': " + std::strerror(errno));
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0)
+        {
+            busy = errno;
+            break;
+        }
+        // Locked; but the file may have been removed (Abandon()) between the open and the
+        // flock, and a third run may hold a new one: only a lock on the file at the path
+        // counts.
+        struct stat held = {};
+        struct stat named = {};
+        if (fstat(fd, &held) == 0 && stat(lockPath.c_str(), &named) == 0
+            && held.st_dev == named.st_dev && held.st_ino == named.st_ino)
+        {
+            break;
+        }
+        close(fd);
+        if (attempt >= 100)
+        {
+            throw ResultsDirError("cannot lock results directory '" + dir
+                                  + "': its lock file keeps being replaced");
+        }
     }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0)
+    if (busy != 0)
     {
-        const int e = errno;
         char pid[32] = {};
         const ssize_t got = pread(fd, pid, sizeof pid - 1, 0);
         close(fd);
-        if (e == EWOULDBLOCK)
+        if (busy == EWOULDBLOCK)
         {
             const std::string holder
                 = got > 0 ? " (pid " + std::string(pid, strnlen(pid, sizeof pid)) + ")" : "";
@@ -168,7 +193,8 @@ ResultsDirLock::Claim(const std::string& dir)
                                   + "' is in use by another ai-fabric run" + holder
                                   + "; wait for it to end or choose another --out");
         }
-        throw ResultsDirError("cannot lock results directory '" + dir + "': " + std::strerror(e));
+        throw ResultsDirError("cannot lock results directory '" + dir
+                              + "': " + std::strerror(busy));
     }
     const std::string me = std::to_string(getpid());
     if (ftruncate(fd, 0) != 0 || pwrite(fd, me.data(), me.size(), 0) < 0)

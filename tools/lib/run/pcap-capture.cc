@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cctype>
+#include <climits>
 
 namespace ns3
 {
@@ -392,6 +393,15 @@ PacketCapture::PacketCapture(const ScenarioSpec& spec,
         if (duplicate)
         {
             continue; // named twice (YAML and --pcap): one capture
+        }
+        // The file name and its temporary twin (NAME.XXXXXX.tmp) within NAME_MAX.
+        if (CaptureFileName(a, b).size() + 11 > NAME_MAX)
+        {
+            throw SpecError(where,
+                            "capture port '" + name + "' would be written to a file name of "
+                                + std::to_string(CaptureFileName(a, b).size())
+                                + " bytes; file names have at most " + std::to_string(NAME_MAX - 11)
+                                + " here (shorter node names, or capture another port)");
         }
         for (const auto& p : m_ports)
         {

@@ -108,6 +108,14 @@ RunWatchdog::RunWatchdog(const Fabric& fabric, Ptr<WorkloadExecution> runner, Ti
 {
 }
 
+RunWatchdog::~RunWatchdog()
+{
+    if (m_sleeping)
+    {
+        m_runner->NotifyNextOpDone(Callback<void>());
+    }
+}
+
 void
 RunWatchdog::Start()
 {
@@ -136,6 +144,7 @@ RunWatchdog::Tick()
         // No message in flight: only delays (compute, start times) run until the next op
         // completes, nothing can stall, and the simulator crosses the gap at once. Sleep until
         // then instead of ticking through it (a 'start: 1000s' cost 10^8 ticks).
+        m_sleeping = true;
         m_runner->NotifyNextOpDone(MakeCallback(&RunWatchdog::Wake, this));
         return;
     }
@@ -166,6 +175,7 @@ RunWatchdog::Tick()
 void
 RunWatchdog::Wake()
 {
+    m_sleeping = false;
     m_lastProgress = Simulator::Now();
     m_nextCheck = Simulator::Now() + m_noProgress;
     Simulator::ScheduleNow(&RunWatchdog::Tick, this);

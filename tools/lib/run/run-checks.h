@@ -121,6 +121,10 @@ class RunWatchdog
      * \param noProgress how long without progress is a stall (zero or negative: never)
      */
     RunWatchdog(const Fabric& fabric, Ptr<WorkloadExecution> runner, Time noProgress);
+    /// Withdraws its wake-up call (NotifyNextOpDone) if it sleeps: the runner may outlive it.
+    ~RunWatchdog();
+    RunWatchdog(const RunWatchdog&) = delete;
+    RunWatchdog& operator=(const RunWatchdog&) = delete;
 
     /// Schedule the first tick (now).
     void Start();
@@ -149,6 +153,7 @@ class RunWatchdog
     uint64_t m_events{0};            //!< ticks executed
     bool m_stalled{false};           //!< stopped for lack of progress
     bool m_interrupted{false};       //!< stopped by an interrupt
+    bool m_sleeping{false};          //!< waiting for the next op to complete (Wake())
 };
 
 /**

@@ -94,12 +94,20 @@ WriteRunResultSet(const RunResults& r, const std::string& dir, bool sweep)
     {
         planned.emplace_back("stragglers.csv");
     }
-    if (!r.captures.empty())
+    for (const PacketCaptureFile& c : r.captures)
     {
-        planned.emplace_back("capture-*.pcap");
+        planned.push_back(CaptureFileName(c.node, c.peer));
     }
     planned.emplace_back("summary.json");
     BeginResultSet(dir, planned);
+
+    struct EndSet
+    {
+        ~EndSet()
+        {
+            EndResultSet(); // also when a writer throws
+        }
+    } endSet;
 
     // The commit marker goes first, then whatever an earlier run left that this set lacks.
     std::error_code ec;
@@ -155,7 +163,6 @@ WriteRunResultSet(const RunResults& r, const std::string& dir, bool sweep)
         written.push_back(name);
     }
     WriteSummaryJson(r, dir + "/summary.json");
-    EndResultSet();
     return written;
 }
 

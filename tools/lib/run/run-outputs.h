@@ -47,7 +47,7 @@ struct RunResults;
  *
  * `summary.json`, the set's last file, is removed first and written last: a directory with a
  * `summary.json` holds one complete set. Files an earlier run left that this set does not
- * have (`ranks.csv`, `sweep.csv`, `stragglers.csv`, `capture-*.pcap`, `plots/*.png`) are
+ * have (`ranks.csv`, `sweep.csv`, `stragglers.csv`, `capture-*.pcap`, `plots/`) are
  * removed before it is written. Each file goes through WriteFileAtomically(); the set is
  * recorded (BeginResultSet()) so that a second signal can say what was written.
  *

@@ -782,7 +782,7 @@ GatherTraining(const TrainingBuild& tb, const WorkloadExecution& runner, bool tr
 
 /**
  * \brief Refuse, before simulating, a message that would need more packets than a queue pair
- * can order (RdmaTransport::MAX_MESSAGE_PACKETS, half the 32-bit PSN space) at the fabric's
+ * can order (RdmaTransport::MAX_MESSAGE_PACKETS, the receiver's PSN window) at the fabric's
  * smallest MTU (a 5 GiB transfer over 1-byte packets).
  * \param spec the scenario (for the location: the message's collective, else the traffic)
  * \param graph the fabric
@@ -825,8 +825,8 @@ CheckMessagePackets(const ScenarioSpec& spec, const FabricGraph& graph, const Wo
                         + " packets at the fabric's smallest mtu (" + std::to_string(mtu)
                         + " B); a message can have at most "
                         + std::to_string(RdmaTransport::MAX_MESSAGE_PACKETS)
-                        + " (half the 32-bit PSN space, which keeps the packets of a message in "
-                          "order): raise the mtu, or cut the message (chunk_size) or the size");
+                        + " (the receiver orders a message's 32-bit PSNs within a window of "
+                          "2^31): raise the mtu, or cut the message (chunk_size) or the size");
 }
 
 } // namespace

@@ -101,18 +101,15 @@ GoBackNRecovery::AddQueuePair(uint32_t qi, uint32_t dst, uint16_t qp)
 }
 
 bool
-GoBackNRecovery::NotifySent(uint32_t qi, uint32_t psn, bool /* last */)
+GoBackNRecovery::NotifySent(uint32_t qi, uint64_t psn, bool /* last */)
 {
     Sender& s = m_tx[qi];
-    const bool resend = RdmaTransport::PsnBefore(psn, s.maxSent);
+    const bool resend = psn < s.maxSent;
     if (s.sndUna == s.maxSent)
     {
         s.lastProgress = Simulator::Now(); // nothing was outstanding: the timeout counts from now
     }
-    if (RdmaTransport::PsnBefore(s.maxSent, psn + 1))
-    {
-        s.maxSent = psn + 1;
-    }
+    s.maxSent = std::max(s.maxSent, psn + 1);
     if (!s.rto.IsRunning())
     {
         s.rto = Simulator::Schedule(m_rto, &GoBackNRecovery::RetransmitTimeout, this, qi);
@@ -124,7 +121,7 @@ void
 GoBackNRecovery::RetransmitTimeout(uint32_t qi)
 {
     Sender& s = m_tx[qi];
-    if (!RdmaTransport::PsnBefore(s.sndUna, s.maxSent))
+    if (s.sndUna >= s.maxSent)
     {
         return; // everything sent was acknowledged: the timer rests until the next send
     }
@@ -153,13 +150,15 @@ GoBackNRecovery::ReceiveAck(uint32_t qi, const FabricFields& h)
 {
     Sender& s = m_tx[qi];
     const bool nack = h.m_kind == FabricHeader::NACK;
-    const uint32_t psn = h.m_psn;
-    if (RdmaTransport::PsnBefore(s.maxSent, psn))
+    // The wire's 32-bit PSN, as the sender's 64-bit count (within 2^31 of the oldest
+    // unacknowledged packet: an ACK never runs further ahead or behind).
+    const uint64_t psn = RdmaTransport::ExtendPsn(s.sndUna, h.m_psn);
+    if (psn > s.maxSent)
     {
         return; // acknowledges packets never sent: not for this incarnation
     }
     const Time now = Simulator::Now();
-    if (RdmaTransport::PsnBefore(s.sndUna, psn))
+    if (psn > s.sndUna)
     {
         // Cumulative: everything below psn arrived; release the messages it completes.
         s.sndUna = psn;
@@ -167,7 +166,7 @@ GoBackNRecovery::ReceiveAck(uint32_t qi, const FabricFields& h)
         s.backoff = 0;
         SetSendWindow(qi, psn, m_window);
         ReleaseAcknowledged(qi, psn);
-        if (!RdmaTransport::PsnBefore(s.sndUna, s.maxSent) && s.rto.IsRunning())
+        if (s.sndUna >= s.maxSent && s.rto.IsRunning())
         {
             // Cancelled, not removed: ns-3's Remove breaks the order of its HeapScheduler
             // (3.37 swaps the last event in and only sifts it down); a cancelled event
@@ -176,7 +175,7 @@ GoBackNRecovery::ReceiveAck(uint32_t qi, const FabricFields& h)
         }
         Activate(qi); // the window may have opened
     }
-    if (nack && RdmaTransport::PsnBefore(psn, SendNext(qi)))
+    if (nack && psn < SendNext(qi))
     {
         NS_LOG_DEBUG("endpoint " << Endpoint() << " qp " << s.dst << "/" << s.qp << " NACK " << psn
                                  << ", was at " << SendNext(qi));

@@ -54,7 +54,7 @@ class GoBackNRecovery : public RdmaRecoveryOps
 
     Ptr<RdmaRecoveryOps> Fork() const override;
     void AddQueuePair(uint32_t qi, uint32_t dst, uint16_t qp) override;
-    bool NotifySent(uint32_t qi, uint32_t psn, bool last) override;
+    bool NotifySent(uint32_t qi, uint64_t psn, bool last) override;
     void ReceiveAck(uint32_t qi, const FabricFields& h) override;
     void ReceiveData(const FabricFields& h) override;
     uint64_t GetMessagesInProgress() const override;
@@ -69,8 +69,8 @@ class GoBackNRecovery : public RdmaRecoveryOps
     {
         uint32_t dst{0};     //!< destination endpoint
         uint16_t qp{0};      //!< qp index
-        uint32_t sndUna{0};  //!< oldest unacknowledged PSN
-        uint32_t maxSent{0}; //!< one past the highest PSN transmitted
+        uint64_t sndUna{0};  //!< oldest unacknowledged PSN (64-bit count)
+        uint64_t maxSent{0}; //!< one past the highest PSN transmitted
         Time lastProgress;   //!< last ACK progress or rewind
         uint8_t backoff{0};  //!< timeouts since the last progress
         EventId rto;         //!< retransmission timer

@@ -113,39 +113,38 @@ RdmaRecoveryOps::ReleaseSent(uint32_t qi) const
 }
 
 void
-RdmaRecoveryOps::ReleaseAcknowledged(uint32_t qi, uint32_t psn) const
+RdmaRecoveryOps::ReleaseAcknowledged(uint32_t qi, uint64_t psn) const
 {
     RdmaTransport::QueuePair& q = m_transport->m_qps[qi];
     std::size_t released = 0;
-    while (!q.msgs.empty()
-           && !RdmaTransport::PsnBefore(psn, q.msgs.front().firstPsn + q.msgs.front().packets))
+    while (!q.msgs.empty() && q.msgs.front().firstPsn + q.msgs.front().packets <= psn)
     {
         q.msgs.pop_front();
         ++released;
     }
     q.sendIdx -= std::min(q.sendIdx, released);
-    if (RdmaTransport::PsnBefore(q.sndNxt, psn))
+    if (q.sndNxt < psn)
     {
         m_transport->SeekSend(q, psn); // a rewind went back further than needed
     }
 }
 
 void
-RdmaRecoveryOps::Rewind(uint32_t qi, uint32_t psn, bool timeout) const
+RdmaRecoveryOps::Rewind(uint32_t qi, uint64_t psn, bool timeout) const
 {
     RdmaTransport::QueuePair& q = m_transport->m_qps[qi];
-    m_transport->m_goBackTrace(q.dst, q.qp, psn, timeout);
+    m_transport->m_goBackTrace(q.dst, q.qp, static_cast<uint32_t>(psn), timeout);
     m_transport->SeekSend(q, psn);
 }
 
-uint32_t
+uint64_t
 RdmaRecoveryOps::SendNext(uint32_t qi) const
 {
     return m_transport->m_qps[qi].sndNxt;
 }
 
 void
-RdmaRecoveryOps::SetFirstPsn(uint32_t qi, uint32_t psn) const
+RdmaRecoveryOps::SetFirstPsn(uint32_t qi, uint64_t psn) const
 {
     RdmaTransport::QueuePair& q = m_transport->m_qps[qi];
     NS_ASSERT_MSG(q.msgs.empty(), "the first PSN is set before any message");
@@ -155,7 +154,7 @@ RdmaRecoveryOps::SetFirstPsn(uint32_t qi, uint32_t psn) const
 }
 
 void
-RdmaRecoveryOps::SetSendWindow(uint32_t qi, uint32_t base, uint32_t window) const
+RdmaRecoveryOps::SetSendWindow(uint32_t qi, uint64_t base, uint32_t window) const
 {
     RdmaTransport::QueuePair& q = m_transport->m_qps[qi];
     q.sndBase = base;
@@ -208,7 +207,7 @@ NoRecovery::AddQueuePair(uint32_t /* qi */, uint32_t /* dst */, uint16_t /* qp *
 }
 
 bool
-NoRecovery::NotifySent(uint32_t qi, uint32_t /* psn */, bool last)
+NoRecovery::NotifySent(uint32_t qi, uint64_t /* psn */, bool last)
 {
     if (last)
     {

@@ -85,7 +85,7 @@ class RdmaRecoveryOps : public Object
      * \param last it is the last packet of its message
      * \return true if the packet was transmitted before (a retransmission)
      */
-    virtual bool NotifySent(uint32_t qi, uint32_t psn, bool last) = 0;
+    virtual bool NotifySent(uint32_t qi, uint64_t psn, bool last) = 0;
 
     /**
      * \brief Sender: an ACK or NACK arrived for a queue pair.
@@ -170,19 +170,19 @@ class RdmaRecoveryOps : public Object
      * \param qi the queue pair's index
      * \param psn every packet below it was acknowledged
      */
-    void ReleaseAcknowledged(uint32_t qi, uint32_t psn) const;
+    void ReleaseAcknowledged(uint32_t qi, uint64_t psn) const;
     /**
      * \brief Sender: restart a queue pair's transmission at a PSN (GoBack trace).
      * \param qi the queue pair's index
      * \param psn the PSN
      * \param timeout true for a retransmission timeout, false for a NACK
      */
-    void Rewind(uint32_t qi, uint32_t psn, bool timeout) const;
+    void Rewind(uint32_t qi, uint64_t psn, bool timeout) const;
     /**
      * \param qi a queue pair's index
      * \return its next PSN to transmit
      */
-    uint32_t SendNext(uint32_t qi) const;
+    uint64_t SendNext(uint32_t qi) const;
     /**
      * \brief Sender: cap the unacknowledged packets of a queue pair: it may send while
      * its next PSN - \p base < \p window.
@@ -190,13 +190,13 @@ class RdmaRecoveryOps : public Object
      * \param base its oldest unacknowledged PSN
      * \param window most packets from base (0: no cap)
      */
-    void SetSendWindow(uint32_t qi, uint32_t base, uint32_t window) const;
+    void SetSendWindow(uint32_t qi, uint64_t base, uint32_t window) const;
     /**
      * \brief Sender: the PSN of a new queue pair's first packet (before any is posted).
      * \param qi the queue pair's index
      * \param psn the first PSN
      */
-    void SetFirstPsn(uint32_t qi, uint32_t psn) const;
+    void SetFirstPsn(uint32_t qi, uint64_t psn) const;
     /**
      * \brief Sender: put a queue pair with data to send back into its port's round robin.
      * \param qi the queue pair's index
@@ -234,7 +234,7 @@ class NoRecovery : public RdmaRecoveryOps
 
     Ptr<RdmaRecoveryOps> Fork() const override;
     void AddQueuePair(uint32_t qi, uint32_t dst, uint16_t qp) override;
-    bool NotifySent(uint32_t qi, uint32_t psn, bool last) override;
+    bool NotifySent(uint32_t qi, uint64_t psn, bool last) override;
     void ReceiveAck(uint32_t qi, const FabricFields& h) override;
     void ReceiveData(const FabricFields& h) override;
     uint64_t GetMessagesInProgress() const override;

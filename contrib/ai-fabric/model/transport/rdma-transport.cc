@@ -283,14 +283,15 @@ RdmaTransport::PostSend(uint32_t dst, uint16_t qp, uint64_t bytes)
     const uint32_t qi = it->second;
     QueuePair& q = m_qps[qi];
     const uint64_t packets = bytes == 0 ? 1 : (bytes + m_mtu - 1) / m_mtu;
-    // PSNs wrap (PsnBefore); one message stays within half the PSN space (the runner
-    // refuses larger messages up front: CheckMessagePackets).
+    // The sender's PSNs are 64-bit counts (the wire's wrap, PsnBefore); one message stays
+    // within the receiver's window (the runner refuses larger messages up front:
+    // CheckMessagePackets).
     NS_ABORT_MSG_IF(packets > MAX_MESSAGE_PACKETS,
                     "a message of " << bytes << " B to endpoint " << dst << " needs " << packets
                                     << " packets, more than " << MAX_MESSAGE_PACKETS);
     const uint32_t msgId = m_nextMsgId++;
-    q.msgs.push_back(OutMessage{msgId, bytes, q.nextPsn, static_cast<uint32_t>(packets)});
-    q.nextPsn += static_cast<uint32_t>(packets);
+    q.msgs.push_back(OutMessage{bytes, q.nextPsn, msgId, static_cast<uint32_t>(packets)});
+    q.nextPsn += packets;
     m_bytesPosted += bytes;
     if (!m_messagePostedTrace.IsEmpty())
     {
@@ -497,7 +498,7 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item, uint32_t port)
 {
     QueuePair& q = m_qps[qi];
     const OutMessage& m = q.msgs[q.sendIdx];
-    const uint32_t k = q.sndNxt - m.firstPsn;
+    const auto k = static_cast<uint32_t>(q.sndNxt - m.firstPsn);
     const uint64_t offset = static_cast<uint64_t>(k) * m_mtu;
     const bool last = k + 1 == m.packets;
 
@@ -511,7 +512,7 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item, uint32_t port)
     h.m_priority = m_priority;
     h.m_kind = FabricHeader::DATA;
     h.m_msgId = m.msgId;
-    h.m_psn = q.sndNxt;
+    h.m_psn = static_cast<uint32_t>(q.sndNxt); // the low 32 bits: PSNs wrap on the wire
     h.m_payload = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m.bytes - offset));
     h.m_msgBytes = m.bytes;
     h.m_flags = (k == 0 ? FabricHeader::FLAG_FIRST : 0) | (last ? FabricHeader::FLAG_LAST : 0);
@@ -533,7 +534,7 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item, uint32_t port)
 
     ++m_dataSent;
     // The recovery keeps or releases the message and (go-back-N) arms its timer.
-    if (m_recovery->NotifySent(qi, h.m_psn, last))
+    if (m_recovery->NotifySent(qi, q.sndNxt - 1, last))
     {
         ++m_retransmitted;
         m_retransmitTrace(q.dst, q.qp, h.m_psn);
@@ -579,11 +580,11 @@ RdmaTransport::NotifyInjected(const Port& port,
 }
 
 void
-RdmaTransport::SeekSend(QueuePair& q, uint32_t psn)
+RdmaTransport::SeekSend(QueuePair& q, uint64_t psn)
 {
     q.sndNxt = psn;
     const auto it = std::partition_point(q.msgs.begin(), q.msgs.end(), [psn](const OutMessage& m) {
-        return !PsnBefore(psn, m.firstPsn + m.packets); // its last packet is before psn
+        return m.firstPsn + m.packets <= psn;
     });
     q.sendIdx = static_cast<std::size_t>(it - q.msgs.begin());
 }

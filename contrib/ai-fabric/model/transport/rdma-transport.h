@@ -83,10 +83,11 @@ class RdmaTransport : public Object
 {
   public:
     /**
-     * \brief PSN order with wrap-around (serial number arithmetic, RFC 1982): PSNs are 32-bit
-     * and wrap, as the 24-bit PSNs of InfiniBand and RoCE NICs do, so a queue pair may carry
-     * any number of packets over a run; the packets outstanding and the packets of one
-     * message stay below MAX_MESSAGE_PACKETS.
+     * \brief PSN order with wrap-around (serial number arithmetic, RFC 1982), for the 32-bit
+     * PSNs packets carry: they wrap, as the 24-bit PSNs of InfiniBand and RoCE NICs do. The
+     * sender counts its PSNs in 64 bits and puts the low 32 on the wire; the receiver and the
+     * acknowledgements order them within a window of 2^31 packets (far more than a fabric
+     * holds in flight), so a queue pair carries any number of packets over a run.
      * \param a a PSN
      * \param b a PSN
      * \return whether \p a comes before \p b
@@ -96,9 +97,20 @@ class RdmaTransport : public Object
         return static_cast<int32_t>(a - b) < 0;
     }
 
-    /// Most packets of one message (2^31 - 1): the PSN order of the packets of a message
-    /// and of the packets in flight holds below half the PSN space. The scenario runner
-    /// refuses a message that would need more, before simulating.
+    /**
+     * \param near a sender's 64-bit PSN (its oldest unacknowledged one)
+     * \param wire a 32-bit PSN from the wire (an ACK's or a NACK's), within 2^31 of \p near
+     * \return the 64-bit PSN whose low 32 bits are \p wire, nearest to \p near
+     */
+    static uint64_t ExtendPsn(uint64_t near, uint32_t wire)
+    {
+        return near
+               + static_cast<int64_t>(static_cast<int32_t>(wire - static_cast<uint32_t>(near)));
+    }
+
+    /// Most packets of one message (2^31 - 1): a message's packet count is a 32-bit field and
+    /// its packets stay within the receiver's window. The scenario runner refuses a message
+    /// that would need more, before simulating.
     static constexpr uint64_t MAX_MESSAGE_PACKETS = (1ULL << 31) - 1;
 
     /**
@@ -313,9 +325,9 @@ class RdmaTransport : public Object
     /// A message of a queue pair: its PSN range.
     struct OutMessage
     {
-        uint32_t msgId;    //!< message id
         uint64_t bytes;    //!< payload bytes
-        uint32_t firstPsn; //!< PSN of its first packet
+        uint64_t firstPsn; //!< PSN of its first packet (64-bit: the sender's count)
+        uint32_t msgId;    //!< message id
         uint32_t packets;  //!< number of packets
     };
 
@@ -338,9 +350,9 @@ class RdmaTransport : public Object
         uint64_t inRings{0};           //!< striped: the ports whose ring holds it, a bit each
         std::deque<OutMessage> msgs;   //!< messages the recovery keeps (unsent or unacknowledged)
         std::size_t sendIdx{0};        //!< index in msgs of the message holding sndNxt
-        uint32_t nextPsn{0};           //!< PSN of the next posted packet
-        uint32_t sndNxt{0};            //!< next PSN to transmit
-        uint32_t sndBase{0};           //!< send window: its first PSN (set by the recovery)
+        uint64_t nextPsn{0};           //!< PSN of the next posted packet (64-bit count)
+        uint64_t sndNxt{0};            //!< next PSN to transmit
+        uint64_t sndBase{0};           //!< send window: its first PSN (set by the recovery)
         uint32_t window{0};            //!< send window: packets from sndBase (0: no cap)
         uint64_t paceBps{0};           //!< pacing rate, bits per second (0: line rate)
         Time nextSend;                 //!< paced: when its next packet may leave
@@ -479,7 +491,7 @@ class RdmaTransport : public Object
      * \param q the queue pair
      * \param psn the PSN (sndUna <= psn <= nextPsn)
      */
-    void SeekSend(QueuePair& q, uint32_t psn);
+    void SeekSend(QueuePair& q, uint64_t psn);
     /**
      * \brief A queue pair's controller changed its rate.
      * \param qi index in m_qps

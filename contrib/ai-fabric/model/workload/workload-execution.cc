@@ -46,6 +46,7 @@ WorkloadExecution::DoDispose()
     m_apps.clear();
     m_workload = nullptr;
     m_ops = nullptr;
+    m_nextOpDone = Callback<void>();
     Object::DoDispose();
 }
 

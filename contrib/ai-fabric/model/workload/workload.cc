@@ -5,6 +5,8 @@
 
 #include "ns3/abort.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -51,11 +53,10 @@ Workload::AddDependency(uint32_t before, uint32_t after)
 void
 Workload::Reserve(std::size_t ops, std::size_t dependencies)
 {
-    if (ops > m_maxOps || dependencies > m_maxDependencies)
-    {
-        throw LimitError("the workload would have " + std::to_string(ops) + " ops and "
-                         + std::to_string(dependencies) + " dependencies");
-    }
+    // A guess may overshoot: reserve at most the limits (AddOp() and AddDependency() enforce
+    // them).
+    ops = std::min<uint64_t>(ops, m_maxOps);
+    dependencies = std::min<uint64_t>(dependencies, m_maxDependencies);
     m_ops.reserve(ops);
     if (!m_finalized)
     {

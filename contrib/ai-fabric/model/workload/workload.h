@@ -129,7 +129,7 @@ class Workload
 {
   public:
     /**
-     * \brief Thrown by AddOp(), AddDependency() and Reserve() beyond the limits of SetLimits(),
+     * \brief Thrown by AddOp() and AddDependency() beyond the limits of SetLimits(),
      * so that a workload too large for the memory at hand is refused while it is built, before
      * it takes that memory.
      */
