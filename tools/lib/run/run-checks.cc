@@ -129,6 +129,7 @@ void
 RunWatchdog::Tick()
 {
     ++m_events;
+    m_lastTickPs = Simulator::Now().GetPicoSeconds();
     if (g_interrupt != 0)
     {
         m_interrupted = true;
@@ -145,7 +146,11 @@ RunWatchdog::Tick()
         // completes, nothing can stall, and the simulator crosses the gap at once. Sleep until
         // then instead of ticking through it (a 'start: 1000s' cost 10^8 ticks).
         m_sleeping = true;
-        m_runner->NotifyNextOpDone(MakeCallback(&RunWatchdog::Wake, this));
+        if (m_wake.IsNull())
+        {
+            m_wake = MakeCallback(&RunWatchdog::Wake, this); // made once: no allocation per sleep
+        }
+        m_runner->NotifyNextOpDone(m_wake);
         return;
     }
     const Time now = Simulator::Now();
@@ -178,7 +183,11 @@ RunWatchdog::Wake()
     m_sleeping = false;
     m_lastProgress = Simulator::Now();
     m_nextCheck = Simulator::Now() + m_noProgress;
-    Simulator::ScheduleNow(&RunWatchdog::Tick, this);
+    // Back on the tick grid: never more often than once per PERIOD (a training job's compute
+    // phases complete ops far more often than that).
+    const int64_t now = Simulator::Now().GetPicoSeconds();
+    const int64_t next = std::max(now, m_lastTickPs + PERIOD_PS);
+    Simulator::Schedule(PicoSeconds(next - now), &RunWatchdog::Tick, this);
 }
 
 uint64_t

@@ -4,6 +4,7 @@
 #ifndef AI_FABRIC_RUN_CHECKS_H
 #define AI_FABRIC_RUN_CHECKS_H
 
+#include "ns3/callback.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/run-results.h"
@@ -143,17 +144,19 @@ class RunWatchdog
     /// An op completed while the watchdog slept (no message in flight): tick again.
     void Wake();
 
-    const Fabric& m_fabric;          //!< the fabric
-    Ptr<WorkloadExecution> m_runner; //!< the workload execution
-    Time m_noProgress;               //!< stall interval
-    Time m_nextCheck;                //!< next progress check
-    Time m_lastProgress;             //!< last time progress was seen
-    uint64_t m_hops{0};              //!< packet hops at the last check
-    uint64_t m_opsDone{0};           //!< ops done at the last check
-    uint64_t m_events{0};            //!< ticks executed
-    bool m_stalled{false};           //!< stopped for lack of progress
-    bool m_interrupted{false};       //!< stopped by an interrupt
-    bool m_sleeping{false};          //!< waiting for the next op to complete (Wake())
+    const Fabric& m_fabric;           //!< the fabric
+    Ptr<WorkloadExecution> m_runner;  //!< the workload execution
+    Time m_noProgress;                //!< stall interval
+    Time m_nextCheck;                 //!< next progress check
+    Time m_lastProgress;              //!< last time progress was seen
+    uint64_t m_hops{0};               //!< packet hops at the last check
+    uint64_t m_opsDone{0};            //!< ops done at the last check
+    uint64_t m_events{0};             //!< ticks executed
+    bool m_stalled{false};            //!< stopped for lack of progress
+    bool m_interrupted{false};        //!< stopped by an interrupt
+    bool m_sleeping{false};           //!< waiting for the next op to complete (Wake())
+    int64_t m_lastTickPs{-PERIOD_PS}; //!< when the last tick ran, ps
+    Callback<void> m_wake;            //!< Wake(), made once
 };
 
 /**
