@@ -2401,14 +2401,22 @@ TEST_F(ScratchDir, ChannelsChunksAndReductionBandwidthAreChecked)
 {
     const std::string head = "collectives:\n  - op: all-reduce\n    size: 1GiB\n";
     const std::vector<std::tuple<std::string, std::string, int>> cases = {
-        {"    channels: 0\n", "channels: must be at least 1, got 0", 15},
+        {"    channels: 0\n",
+         "channels: must be 'auto' or an integer from 1 to 64 (NCCL's MAXCHANNELS), got '0'",
+         15},
         {"    channels: 65\n",
-         "channels: must be 'auto' or between 1 and 64 (NCCL's MAXCHANNELS), got 65",
+         "channels: must be 'auto' or an integer from 1 to 64 (NCCL's MAXCHANNELS), got '65'",
          15},
         {"    channels: 99999999999\n",
-         "channels: must be 'auto' or between 1 and 64 (NCCL's MAXCHANNELS), got 99999999999",
+         "channels: must be 'auto' or an integer from 1 to 64 (NCCL's MAXCHANNELS), got "
+         "'99999999999'",
          15},
-        {"    channels: 1.5\n", "channels: '1.5' is not a whole number", 15},
+        {"    channels: 1.5\n",
+         "channels: must be 'auto' or an integer from 1 to 64 (NCCL's MAXCHANNELS), got '1.5'",
+         15},
+        {"    channels: auto5\n",
+         "channels: must be 'auto' or an integer from 1 to 64 (NCCL's MAXCHANNELS), got 'auto5'",
+         15},
         {"    chunk_size: 512\n", "chunk_size: '512' has no unit", 17},
         {"    chunk_size: 32B\n",
          "cuts the 1073741824 B buffer into more than 16777216 pieces",

@@ -1909,15 +1909,20 @@ uint32_t
 ReadChannels(const Field& f)
 {
     constexpr uint32_t maxChannels = CollectiveAlgorithm::MAX_CHANNELS;
-    if (ScalarOf(f, "'auto' or an integer") == "auto")
+    const std::string text = ScalarOf(f, "'auto' or an integer");
+    if (text == "auto")
     {
         return WorkloadGroup::AUTO_CHANNELS;
     }
-    const uint64_t channels = ReadInteger(f, 1, std::numeric_limits<uint64_t>::max());
-    if (channels > maxChannels)
+    // One message for every value that is neither (auto5, 0, 65, -1, 1.5).
+    const bool digits = !text.empty() && text.size() <= 3
+                        && text.find_first_not_of("0123456789") == std::string::npos
+                        && !(text.size() > 1 && text[0] == '0');
+    const uint64_t channels = digits ? std::stoull(text) : 0;
+    if (channels < 1 || channels > maxChannels)
     {
-        f.Fail("must be 'auto' or between 1 and " + std::to_string(maxChannels)
-               + " (NCCL's MAXCHANNELS), got " + f.value.Scalar());
+        f.Fail("must be 'auto' or an integer from 1 to " + std::to_string(maxChannels)
+               + " (NCCL's MAXCHANNELS), got '" + text + "'");
     }
     return static_cast<uint32_t>(channels);
 }
