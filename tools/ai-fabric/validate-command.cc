@@ -325,6 +325,9 @@ ValidateCommand(const std::vector<std::string>& args)
     info.quick = quick;
     info.command = "ai-fabric validate " + dir + (quick ? " --quick" : "");
     const fs::path resultsDir = (reportDir.empty() ? fs::path(".") : reportDir) / "plots";
+    // The plot script of the suite's own tree (validation/../scripts): a suite from another
+    // tree runs that tree's script, as its cases run that tree's fabrics. It is run with an
+    // argument vector (RunProgram), never through a shell.
     const fs::path plotter = fs::path(dir) / ".." / "scripts" / "plot-results";
     const bool canPlot = fs::is_regular_file(plotter, ec);
     std::vector<ns3::ValidationOutcome> outcomes;
