@@ -20,9 +20,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <string>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -40,49 +38,18 @@ Scratch(const std::string& name)
     return aifabrictest::FreshScratch("reliability-test-" + name);
 }
 
-/// A child process running the tool in \p cwd, stdout and stderr to \p tag.out/.err there.
+/// The tool in the background in \p cwd, stdout and stderr to \p tag.out/.err there.
 pid_t
 Spawn(const std::vector<std::string>& args, const fs::path& cwd, const std::string& tag)
 {
-    const std::string out = (cwd / (tag + ".out")).string();
-    const std::string err = (cwd / (tag + ".err")).string();
-    const pid_t pid = fork();
-    if (pid == 0)
-    {
-        if (chdir(cwd.c_str()) != 0)
-        {
-            _exit(126);
-        }
-        std::freopen(out.c_str(), "w", stdout);
-        std::freopen(err.c_str(), "w", stderr);
-        std::vector<char*> argv;
-        argv.push_back(const_cast<char*>(AI_FABRIC_BINARY));
-        for (const auto& a : args)
-        {
-            argv.push_back(const_cast<char*>(a.c_str()));
-        }
-        argv.push_back(nullptr);
-        execv(AI_FABRIC_BINARY, argv.data());
-        _exit(127);
-    }
-    return pid;
+    return aifabrictest::SpawnTool(args, cwd, cwd / (tag + ".out"), cwd / (tag + ".err"));
 }
 
-/// Wait for a child. \return its exit status (-signal if killed); \p maxRssKiB its peak RSS
+/// Wait for a child. \return its exit status (-signal if killed)
 int
-Wait(pid_t pid, long* maxRssKiB = nullptr)
+Wait(pid_t pid)
 {
-    int raw = 0;
-    struct rusage ru = {};
-    if (wait4(pid, &raw, 0, &ru) != pid)
-    {
-        return -1000;
-    }
-    if (maxRssKiB)
-    {
-        *maxRssKiB = ru.ru_maxrss;
-    }
-    return WIFEXITED(raw) ? WEXITSTATUS(raw) : -WTERMSIG(raw);
+    return aifabrictest::WaitTool(pid);
 }
 
 /// Run the tool in \p cwd with a 60 s guard (a hang fails instead of blocking the suite).

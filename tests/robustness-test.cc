@@ -22,8 +22,6 @@
 #include <gtest/gtest.h>
 #include <sstream>
 #include <string>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -41,45 +39,18 @@ Scratch(const std::string& name)
     return aifabrictest::FreshScratch("robustness-test-" + name);
 }
 
-/// A child process running the tool, stdout and stderr to files in \p dir.
+/// The tool in the background, stdout and stderr to files in \p dir.
 pid_t
 Spawn(const std::vector<std::string>& args, const fs::path& dir)
 {
-    const std::string out = (dir / "stdout.txt").string();
-    const std::string err = (dir / "stderr.txt").string();
-    const pid_t pid = fork();
-    if (pid == 0)
-    {
-        std::freopen(out.c_str(), "w", stdout);
-        std::freopen(err.c_str(), "w", stderr);
-        std::vector<char*> argv;
-        argv.push_back(const_cast<char*>(AI_FABRIC_BINARY));
-        for (const auto& a : args)
-        {
-            argv.push_back(const_cast<char*>(a.c_str()));
-        }
-        argv.push_back(nullptr);
-        execv(AI_FABRIC_BINARY, argv.data());
-        _exit(127);
-    }
-    return pid;
+    return aifabrictest::SpawnTool(args, dir, dir / "stdout.txt", dir / "stderr.txt");
 }
 
 /// Wait for a child. \return its exit status (-signal if killed); \p maxRssKiB its peak RSS
 int
 Wait(pid_t pid, long* maxRssKiB = nullptr)
 {
-    int raw = 0;
-    struct rusage ru = {};
-    if (wait4(pid, &raw, 0, &ru) != pid)
-    {
-        return -1000;
-    }
-    if (maxRssKiB)
-    {
-        *maxRssKiB = ru.ru_maxrss;
-    }
-    return WIFEXITED(raw) ? WEXITSTATUS(raw) : -WTERMSIG(raw);
+    return aifabrictest::WaitTool(pid, maxRssKiB);
 }
 
 } // namespace

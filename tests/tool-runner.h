@@ -7,13 +7,16 @@
 #ifndef AI_FABRIC_TOOL_RUNNER_H
 #define AI_FABRIC_TOOL_RUNNER_H
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 #ifndef AI_FABRIC_SOURCE_DIR
 #    error "AI_FABRIC_SOURCE_DIR must name the repository root"
@@ -75,6 +78,63 @@ RunCommand(const std::string& cmd, const std::filesystem::path& scratch)
     o.out = SlurpFile(out);
     o.err = SlurpFile(err);
     return o;
+}
+
+/**
+ * \brief Start the ai-fabric tool in the background (fork and exec, no shell).
+ * \param args its arguments
+ * \param cwd the directory it runs in
+ * \param out file for its stdout
+ * \param err file for its stderr
+ * \return its pid
+ */
+inline pid_t
+SpawnTool(const std::vector<std::string>& args,
+          const std::filesystem::path& cwd,
+          const std::filesystem::path& out,
+          const std::filesystem::path& err)
+{
+    const pid_t pid = fork();
+    if (pid == 0)
+    {
+        if (chdir(cwd.c_str()) != 0 || !std::freopen(out.c_str(), "w", stdout)
+            || !std::freopen(err.c_str(), "w", stderr))
+        {
+            _exit(126);
+        }
+        std::vector<char*> argv;
+        argv.push_back(const_cast<char*>(AI_FABRIC_BINARY));
+        for (const auto& a : args)
+        {
+            argv.push_back(const_cast<char*>(a.c_str()));
+        }
+        argv.push_back(nullptr);
+        execv(AI_FABRIC_BINARY, argv.data());
+        _exit(127);
+    }
+    return pid;
+}
+
+/**
+ * \brief Wait for a child SpawnTool() started.
+ * \param pid its pid
+ * \param[out] maxRssKiB its peak resident memory, KiB (if not null)
+ * \return its exit status, -signal if a signal killed it, -1000 if it cannot be waited for
+ */
+inline int
+WaitTool(pid_t pid, long* maxRssKiB = nullptr)
+{
+    int raw = 0;
+    struct rusage ru = {};
+    if (wait4(pid, &raw, 0, &ru) != pid)
+    {
+        return -1000;
+    }
+    if (maxRssKiB)
+    {
+        *maxRssKiB = ru.ru_maxrss;
+    }
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : -WTERMSIG(raw);
 }
 
 /// Run the ai-fabric tool with \p args (already shell-quoted).

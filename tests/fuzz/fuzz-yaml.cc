@@ -19,8 +19,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace
 {
@@ -58,41 +60,6 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         std::abort();
     }
     std::fclose(f);
-    try
-    {
-        ns3::ReadScenarioFile(path);
-    }
-    catch (const ns3::SpecError&)
-    {
-    }
-    try
-    {
-        ns3::ReadTopologyFile(path);
-    }
-    catch (const ns3::SpecError&)
-    {
-    }
-    try
-    {
-        ns3::ReadTrafficFile(path);
-    }
-    catch (const ns3::SpecError&)
-    {
-    }
-    try
-    {
-        ns3::ReadSweepFile(path);
-    }
-    catch (const ns3::SpecError&)
-    {
-    }
-    try
-    {
-        ns3::ReadValidationCaseFile(path);
-    }
-    catch (const ns3::SpecError&)
-    {
-    }
     // The input as a routing-matrix CSV (2 EP ranks x 4 experts), named by a fixed scenario.
     static const std::string csvScenario = [&path] {
         const std::string s = path.substr(0, path.rfind('/')) + "/csv-scenario.yaml";
@@ -103,12 +70,23 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
                          << "    routing: {distribution: matrix, matrix: input.yaml}\n";
         return s;
     }();
-    try
+    const std::vector<std::function<void()>> readers = {
+        [&path] { ns3::ReadScenarioFile(path); },
+        [&path] { ns3::ReadTopologyFile(path); },
+        [&path] { ns3::ReadTrafficFile(path); },
+        [&path] { ns3::ReadSweepFile(path); },
+        [&path] { ns3::ReadValidationCaseFile(path); },
+        [] { ns3::ReadScenarioFile(csvScenario); },
+    };
+    for (const auto& read : readers)
     {
-        ns3::ReadScenarioFile(csvScenario);
-    }
-    catch (const ns3::SpecError&)
-    {
+        try
+        {
+            read();
+        }
+        catch (const ns3::SpecError&)
+        {
+        }
     }
     return 0;
 }

@@ -7,6 +7,7 @@
 #include "sweep-command.h"
 
 #include "output/results-dir.h"
+#include "run/child-process.h"
 #include "sweep/parameter-sweep.h"
 
 #include <cerrno>
@@ -14,11 +15,9 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <spawn.h>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,8 +26,6 @@
 #ifndef AI_FABRIC_PLOT_SCRIPT
 #    define AI_FABRIC_PLOT_SCRIPT "scripts/plot-results"
 #endif
-
-extern char** environ;
 
 namespace aifabric
 {
@@ -103,23 +100,8 @@ SelfExecutable()
 int
 RunProgram(const std::vector<std::string>& args, bool discardOutput, std::string* why)
 {
-    std::vector<std::string> copy = args;
-    std::vector<char*> argv;
-    for (auto& a : copy)
-    {
-        argv.push_back(a.data());
-    }
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    if (discardOutput)
-    {
-        posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-        posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
-    }
     pid_t pid = 0;
-    const int rc = posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
+    const int rc = ns3::SpawnProcess(args, discardOutput ? "/dev/null" : "", pid);
     if (rc != 0)
     {
         if (why)

@@ -792,11 +792,7 @@ GatherTraining(const TrainingBuild& tb, const WorkloadExecution& runner, bool tr
 void
 CheckMessagePackets(const ScenarioSpec& spec, const FabricGraph& graph, const Workload& workload)
 {
-    uint64_t mtu = std::numeric_limits<uint32_t>::max();
-    for (const LinkProfile& p : graph.GetProfiles())
-    {
-        mtu = std::min<uint64_t>(mtu, p.mtu);
-    }
+    const uint64_t mtu = graph.GetSmallestMtu();
     const WorkloadOp* largest = nullptr;
     for (const WorkloadOp& op : workload.GetOps())
     {

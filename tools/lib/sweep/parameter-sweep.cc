@@ -11,6 +11,7 @@
 #include "output/atomic-file.h"
 #include "output/json-writer.h"
 #include "output/results-writer.h"
+#include "run/child-process.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -19,20 +20,16 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <map>
 #include <set>
-#include <spawn.h>
 #include <sstream>
 #include <stdexcept>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
-
-extern char** environ;
 
 namespace ns3
 {
@@ -1120,26 +1117,11 @@ RunSweepPoints(const SweepPlan& plan, const std::string& outDir, const SweepRunO
         {
             const std::string scenario = dirs[next] + "/scenario.yaml";
             const std::string log = dirs[next] + "/run.log";
-            std::vector<std::string> args
-                = {options.executable, "run", scenario, "--out", dirs[next], "--quiet"};
-            std::vector<char*> argv;
-            for (auto& a : args)
-            {
-                argv.push_back(a.data());
-            }
-            argv.push_back(nullptr);
-            posix_spawn_file_actions_t fa;
-            posix_spawn_file_actions_init(&fa);
-            posix_spawn_file_actions_addopen(&fa,
-                                             STDOUT_FILENO,
-                                             log.c_str(),
-                                             O_WRONLY | O_CREAT | O_TRUNC,
-                                             0644);
-            posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
-            posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
             pid_t pid = 0;
-            const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
-            posix_spawn_file_actions_destroy(&fa);
+            const int rc = SpawnProcess(
+                {options.executable, "run", scenario, "--out", dirs[next], "--quiet"},
+                log,
+                pid);
             if (rc != 0)
             {
                 throw std::runtime_error("cannot start '" + options.executable

@@ -103,18 +103,6 @@ PathAlphaBeta(const FabricGraph& graph, uint32_t srcGpu, uint32_t dstGpu)
 namespace
 {
 
-/// The fabric's smallest MTU: the transport cuts messages at it.
-uint32_t
-FabricMtu(const FabricGraph& graph)
-{
-    uint32_t mtu = UINT32_MAX;
-    for (const auto& p : graph.GetProfiles())
-    {
-        mtu = std::min(mtu, p.mtu);
-    }
-    return mtu;
-}
-
 /**
  * \brief MessageIdealTime() of a path given as links from the source node.
  * \param graph the fabric
@@ -220,7 +208,7 @@ MessageIdealTime(const FabricGraph& graph, uint32_t srcGpu, uint32_t dstGpu, uin
     return IdealOnPath(graph,
                        src,
                        graph.ShortestPath(src, graph.GetGpuNode(dstGpu)),
-                       FabricMtu(graph),
+                       graph.GetSmallestMtu(),
                        bytes);
 }
 
@@ -236,7 +224,7 @@ MessageIdealTimes(const FabricGraph& graph, const std::vector<MessageQuery>& que
     std::sort(order.begin(), order.end(), [&queries](uint32_t x, uint32_t y) {
         return std::tie(queries[x].dst, queries[x].src) < std::tie(queries[y].dst, queries[y].src);
     });
-    const uint32_t mtu = FabricMtu(graph);
+    const uint32_t mtu = graph.GetSmallestMtu();
     std::vector<uint32_t> dist;
     std::vector<uint32_t> path;
     std::vector<uint32_t> hops;

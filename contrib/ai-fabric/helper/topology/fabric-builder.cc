@@ -348,11 +348,7 @@ FabricBuilder::Build(const FabricGraph& graph,
 
     // Messages are cut at the smallest MTU of the fabric, so that every packet
     // fits every link it may cross.
-    uint32_t pathMtu = UINT32_MAX;
-    for (const auto& p : graph.GetProfiles())
-    {
-        pathMtu = std::min(pathMtu, p.mtu);
-    }
+    uint32_t pathMtu = graph.GetSmallestMtu();
     // The fidelity knob: a simulated packet carries cellPackets MTU packets' payload.
     pathMtu *= options.cellPackets;
 

@@ -8,6 +8,7 @@
 #include "ns3/spec-error.h"
 #include "ns3/topology-spec.h"
 
+#include <algorithm>
 #include <deque>
 
 namespace ns3
@@ -145,6 +146,17 @@ const std::vector<LinkProfile>&
 FabricGraph::GetProfiles() const
 {
     return m_profiles;
+}
+
+uint32_t
+FabricGraph::GetSmallestMtu() const
+{
+    uint32_t mtu = UINT32_MAX;
+    for (const LinkProfile& p : m_profiles)
+    {
+        mtu = std::min(mtu, p.mtu);
+    }
+    return mtu;
 }
 
 const std::vector<FabricGraph::Adjacency>&

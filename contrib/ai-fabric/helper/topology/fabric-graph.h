@@ -151,6 +151,9 @@ class FabricGraph
     const std::vector<Link>& GetLinks() const;
     /// \return link profiles
     const std::vector<LinkProfile>& GetProfiles() const;
+    /// \return the smallest `mtu` of its profiles (the transport cuts messages at it),
+    ///         UINT32_MAX without profiles
+    uint32_t GetSmallestMtu() const;
     /// \param node a node \return its adjacencies, in link order
     const std::vector<Adjacency>& GetAdjacency(uint32_t node) const;
     /// \return number of GPUs
