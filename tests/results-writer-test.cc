@@ -128,6 +128,7 @@ MakeResults()
         f.src = i % 4;
         f.dst = (i + 1) % 4;
         f.bytes = 1000 + i;
+        f.wireBytes = 2 * f.bytes; // as LL frames it
         f.startS = 0.001 + i * 1e-6;
         f.endS = f.startS + (i + 1) * 1.5e-6;
         r.flows.push_back(f);
@@ -383,7 +384,7 @@ TEST(ResultsWriter, SummaryJsonHasEveryKey)
     {
         EXPECT_NE(text.find(std::string("\"") + key + "\": "), std::string::npos) << key;
     }
-    EXPECT_EQ(text.rfind("{\n  \"schema_version\": 3,\n", 0), 0u);
+    EXPECT_EQ(text.rfind("{\n  \"schema_version\": 4,\n", 0), 0u);
     EXPECT_EQ(text.back(), '\n');
 }
 
@@ -497,11 +498,13 @@ TEST_F(ResultsWriterFileTest, FlowsCsvHeaderRowsAndDeterminism)
     }
     ASSERT_EQ(lines.size(), 1 + r.flows.size());
     EXPECT_EQ(lines[0],
-              "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown");
+              "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown,"
+              "wire_bytes");
     // flow 0: start 1 ms = 1000000 ns, fct 1.5 us = 1500 ns; no ideal: empty
-    EXPECT_EQ(lines[1], "0,ar0,0,0,1,1000,1000000.000,1001500.000,1500.000,,");
+    EXPECT_EQ(lines[1], "0,ar0,0,0,1,1000,1000000.000,1001500.000,1500.000,,,2000");
     // flow 3: quoted name; start 1.003 ms, fct 6 us
-    EXPECT_EQ(lines[4], "3,\"odd,name \"\"q\"\"\",0,3,0,1003,1003000.000,1009000.000,6000.000,,");
+    EXPECT_EQ(lines[4],
+              "3,\"odd,name \"\"q\"\"\",0,3,0,1003,1003000.000,1009000.000,6000.000,,,2006");
     EXPECT_EQ(text.back(), '\n');
 
     WriteFlowsCsv(r, Path("again.csv"));
@@ -528,9 +531,10 @@ TEST(ResultsWriter, FlowsCsvPicosecondRounding)
     std::ostringstream os;
     WriteFlowsCsv(r, os);
     EXPECT_EQ(os.str(),
-              "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown\n"
-              "7,c,0,0,0,0,1234.567,1234.568,0.001,,\n"
-              "8,c,0,0,0,0,0.000,,,,\n");
+              "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown,"
+              "wire_bytes\n"
+              "7,c,0,0,0,0,1234.567,1234.568,0.001,,,0\n"
+              "8,c,0,0,0,0,0.000,,,,,0\n");
 }
 
 TEST(ResultsWriter, EmptyFlowsCsvIsHeaderOnly)
@@ -538,7 +542,8 @@ TEST(ResultsWriter, EmptyFlowsCsvIsHeaderOnly)
     std::ostringstream os;
     WriteFlowsCsv(RunResults{}, os);
     EXPECT_EQ(os.str(),
-              "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown\n");
+              "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown,"
+              "wire_bytes\n");
 }
 
 // ---------------------------------------------------------------------------

@@ -135,7 +135,7 @@ TEST(Robustness, StopTimeListsOpenMessages)
 {
     ScenarioSpec spec
         = ReadScenarioFile(aifabrictest::SourcePath("examples/ring-allreduce-4gpu.yaml"));
-    spec.stopTime = MicroSeconds(20);
+    spec.stopTime = MicroSeconds(100); // past the launch and the first post latency
     const RunResults r = RunScenario(spec, RunOptions{});
     EXPECT_FALSE(r.complete);
     EXPECT_EQ(r.stopReason, "stop_time");

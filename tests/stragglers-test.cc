@@ -47,6 +47,7 @@ AddSendRecv(ScenarioSpec& s, const std::vector<Transfer>& transfers)
     c.name = "sr";
     c.op = ns3::CollectiveOp::SEND_RECV;
     c.algorithm = "direct";
+    c.protocol = Protocol::NONE; // the network alone: packets as sent, no protocol latency
     c.start = Seconds(0);
     for (const Transfer& t : transfers)
     {

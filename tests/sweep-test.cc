@@ -27,6 +27,7 @@ RingSweep()
 {
     ScenarioSpec s = aifabrictest::SingleSwitchRing(4, 0);
     CollectiveSpec& c = s.traffic.collectives[0];
+    c.protocol = Protocol::NONE; // the transport alone, against the alpha-beta model
     c.sweep = true;
     c.sweepMinBytes = 64 * 1024;
     c.sweepMaxBytes = 4 * 1024 * 1024;

@@ -125,6 +125,8 @@ const char* const USAGE
       "  -r, --root N            root of broadcast_perf and reduce_perf (default 0)\n"
       "  -J, --output_file F     also write nccl-tests' JSON to F (must end in .json)\n"
       "  --algorithm NAME        ring, tree, halving-doubling, ... (default: the op's default)\n"
+      "  --protocol NAME         NCCL_PROTO: simple, ll, ll128, none or auto (default auto:\n"
+      "                          NCCL's choice by size)\n"
       "  --out DIR               results directory (default results/nccl-tests-TEST)\n"
       "  -n -w -m -c -z -a -t -G -N: accepted for command-line compatibility; a simulated\n"
       "        run is deterministic, so each size runs once (listed in the output)\n";
@@ -244,6 +246,7 @@ NcclTestsCommand(const std::vector<std::string>& args)
     report.redop = test->second.reduces ? "sum" : "none";
     std::string topology;
     std::string algorithm;
+    std::string protocol;
     std::string outDir = "results/nccl-tests-" + report.test;
     std::string jsonFile;
     uint64_t ngpus = 0;
@@ -298,9 +301,12 @@ NcclTestsCommand(const std::vector<std::string>& args)
             return Usage("unexpected argument '" + a + "'");
         }
         char flag = 0;
-        if (name == "topology" || name == "algorithm" || name == "out")
+        if (name == "topology" || name == "algorithm" || name == "out" || name == "protocol")
         {
-            flag = name == "topology" ? 'T' : (name == "algorithm" ? 'A' : 'O');
+            flag = name == "topology"    ? 'T'
+                   : name == "algorithm" ? 'A'
+                   : name == "protocol"  ? 'P'
+                                         : 'O';
         }
         else if (name.size() == 1)
         {
@@ -334,6 +340,9 @@ NcclTestsCommand(const std::vector<std::string>& args)
                 break;
             case 'A':
                 algorithm = value;
+                break;
+            case 'P':
+                protocol = value;
                 break;
             case 'O':
                 outDir = value;
@@ -454,6 +463,10 @@ NcclTestsCommand(const std::vector<std::string>& args)
     {
         yaml << "      algorithm: " << YamlQuoted(algorithm) << "\n";
     }
+    if (!protocol.empty())
+    {
+        yaml << "      protocol: " << YamlQuoted(protocol) << "\n";
+    }
     if (ngpus > 0)
     {
         yaml << "      ranks: [";
@@ -489,9 +502,10 @@ NcclTestsCommand(const std::vector<std::string>& args)
         std::cerr << message << "\n";
         if (message.rfind(scenarioFile, 0) == 0)
         {
-            std::cerr << "(" << scenarioFile
-                      << " was the scenario the flags became: -g, -r and --algorithm set its "
-                         "ranks, root and algorithm)\n";
+            std::cerr
+                << "(" << scenarioFile
+                << " was the scenario the flags became: -g, -r, --algorithm and --protocol set "
+                   "its ranks, root, algorithm and protocol)\n";
         }
         return EXIT_BAD_INPUT;
     }

@@ -15,6 +15,7 @@
 #include "ns3/channel-plan.h"
 #include "ns3/collective-algorithm.h"
 #include "ns3/direct-collective.h"
+#include "ns3/nccl-protocol.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -29,6 +30,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <tuple>
 
 using namespace ns3;
 using namespace ns3::aifabrictest;
@@ -1578,6 +1580,109 @@ class ChannelPlanTestCase : public CollectiveDagTestCase
 
 /**
  * \ingroup ai-fabric-tests
+ * \brief NCCL's protocols in the DAG: every algorithm with LL and its 8 slots (and a
+ * reduction cost) stays acyclic and gated; each connection's send j depends, directly or
+ * through the reduction that consumed it, on send j - slots; the sends carry LL's framing
+ * and post latencies; one launch op per distinct start op.
+ */
+class ProtocolDagTestCase : public CollectiveDagTestCase
+{
+  public:
+    ProtocolDagTestCase()
+        : CollectiveDagTestCase("Protocols: slots, framing, launch and post latencies in the DAG")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NS_TEST_EXPECT_MSG_EQ(WireBytes(WireFormat::LL, 1000), 2000U, "LL doubles");
+        NS_TEST_EXPECT_MSG_EQ(WireBytes(WireFormat::LL128, 1200), 1280U, "LL128: 128 per 120");
+        uint32_t built = 0;
+        uint64_t checked = 0; // slot dependencies checked
+        for (const std::string& algo : CollectiveAlgorithmNames())
+        {
+            const Ptr<CollectiveAlgorithm> a = CreateCollectiveAlgorithm(algo);
+            const std::string op
+                = a->Supports(CollectiveOp::ALL_REDUCE) ? "all-reduce" : "all-to-all";
+            WorkloadGroup g;
+            g.name = op + "/" + algo;
+            g.op = op;
+            g.algorithm = algo;
+            g.bytes = 4 * 1024 * 1024;
+            g.ranks.resize(8);
+            std::iota(g.ranks.begin(), g.ranks.end(), 0);
+            g.ranksPerNode = 4;
+            g.chunkBytes = a->GetCapabilities().chunked ? WorkloadGroup::NCCL_CHUNK_BYTES : 0;
+            g.gammaSecondsPerByte = CollectiveOpReduces(op) ? 1e-11 : 0;
+            ApplyProtocol(g, Protocol::LL, ProtocolOverrides{});
+            NS_TEST_EXPECT_MSG_EQ(g.slots, NCCL_SLOTS, algo);
+            NS_TEST_EXPECT_MSG_EQ(g.chunkBytes, a->GetCapabilities().chunked ? 32 * 1024 : 0, algo);
+            NS_TEST_EXPECT_MSG_EQ(a->Validate(g), "", algo);
+            ++built;
+            for (const bool perRank : {false, true})
+            {
+                Workload wl;
+                const DagFacts f = BuildAndCheck(g, perRank, wl);
+                NS_TEST_EXPECT_MSG_EQ(f.acyclic, true, algo << ": acyclic");
+                NS_TEST_EXPECT_MSG_EQ(f.rootsAreStarts, true, algo << ": roots");
+                NS_TEST_EXPECT_MSG_EQ(f.gated, true, algo << ": gated");
+                const auto& ops = wl.GetOps();
+                uint32_t launches = 0;
+                std::map<std::tuple<uint32_t, uint32_t, uint16_t>, std::vector<uint32_t>> conns;
+                for (uint32_t i = 0; i < ops.size(); ++i)
+                {
+                    const WorkloadOp& o = ops[i];
+                    if (o.kind == WorkloadOp::SEND)
+                    {
+                        NS_TEST_EXPECT_MSG_EQ((o.wire == WireFormat::LL), true, algo);
+                        NS_TEST_EXPECT_MSG_EQ(o.duration, g.hopLatencyInter, algo << ": post");
+                        conns[{o.rank, o.peer, o.qp}].push_back(i);
+                    }
+                    else if (o.duration == g.launchLatency)
+                    {
+                        ++launches;
+                    }
+                }
+                NS_TEST_EXPECT_MSG_EQ(launches, perRank ? 8U : 1U, algo << ": launch ops");
+                // Send j is reachable from send j - slots.
+                for (const auto& [key, sends] : conns)
+                {
+                    for (std::size_t j = g.slots; j < sends.size(); ++j)
+                    {
+                        std::vector<bool> seen(ops.size(), false);
+                        std::vector<uint32_t> stack{sends[j - g.slots]};
+                        while (!stack.empty() && !seen[sends[j]])
+                        {
+                            const uint32_t v = stack.back();
+                            stack.pop_back();
+                            for (const uint32_t* s = wl.SuccessorsBegin(v);
+                                 s != wl.SuccessorsEnd(v);
+                                 ++s)
+                            {
+                                if (!seen[*s])
+                                {
+                                    seen[*s] = true;
+                                    stack.push_back(*s);
+                                }
+                            }
+                        }
+                        ++checked;
+                        NS_TEST_EXPECT_MSG_EQ(seen[sends[j]],
+                                              true,
+                                              algo << ": send " << j << " waits for send "
+                                                   << j - g.slots);
+                    }
+                }
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(built, CollectiveAlgorithmNames().size(), "every algorithm built");
+        NS_TEST_EXPECT_MSG_GT(checked, 1000U, "slot dependencies checked");
+    }
+};
+
+/**
+ * \ingroup ai-fabric-tests
  * \brief The collectives' TestSuite: the registry, then one case per algorithm.
  */
 class CollectiveTestSuite : public TestSuite
@@ -1606,6 +1711,7 @@ class CollectiveTestSuite : public TestSuite
         AddTestCase(new LargeGroupsTestCase, TestCase::EXTENSIVE);
         AddTestCase(new RingAnyOrderTestCase, TestCase::QUICK);
         AddTestCase(new ChannelPlanTestCase, TestCase::QUICK);
+        AddTestCase(new ProtocolDagTestCase, TestCase::QUICK);
         AddTestCase(new SplitChunksTestCase, TestCase::QUICK);
         AddTestCase(new PermutationDerangementTestCase, TestCase::QUICK);
         AddTestCase(new PermutationTwoRanksTestCase, TestCase::QUICK);

@@ -6,6 +6,7 @@
 
 #include "ns3/collective-algorithm.h"
 #include "ns3/link-profile.h"
+#include "ns3/nccl-protocol.h"
 #include "ns3/nstime.h"
 #include "ns3/spec-error.h"
 #include "ns3/spec-names.h"
@@ -40,6 +41,12 @@ struct CollectiveSpec
                                                      //!< count (`channels: auto`, the default)
     RingOrder ringOrder{RingOrder::TOPOLOGY};        //!< `ring_order:` topology (NCCL) or ranks
     uint64_t chunkBytes{512 * 1024};     //!< pipelining unit (NCCL Simple: 512 KiB); 0: whole steps
+    Protocol protocol{Protocol::AUTO};   //!< `protocol:` (AUTO: NCCL's choice by size)
+    uint32_t slots{0};                   //!< `slots:` per connection, when given
+    Time launchLatency;                  //!< `launch_latency:`, when given
+    Time hopLatencyIntra;                //!< `nvlink_hop_latency:`, when given
+    Time hopLatencyInter;                //!< `net_hop_latency:`, when given
+    ProtocolOverrides given;             //!< which of chunk, slots and latencies were given
     double gammaSecondsPerByte{0};       //!< reduction cost, seconds per reduced byte
     uint32_t root{0};                    //!< broadcast/reduce root: position in ranks
     uint32_t ranksPerNode{0};            //!< hierarchical: GPUs per node (ranks node-major)

@@ -83,12 +83,19 @@ const std::vector<std::string> COLLECTIVE_KEYS = {"name",
                                                   "channels",
                                                   "ring_order",
                                                   "chunk_size",
+                                                  "protocol",
+                                                  "slots",
+                                                  "launch_latency",
+                                                  "nvlink_hop_latency",
+                                                  "net_hop_latency",
                                                   "reduction_bandwidth",
                                                   "root",
                                                   "ranks_per_node",
                                                   "matrix",
                                                   "transfers",
                                                   "sweep"};
+/// Most slots a connection may have (`slots`; NCCL has NCCL_STEPS = 8).
+constexpr uint64_t MAX_SLOTS = 1 << 16;
 /// Keys of a collective's `sweep`.
 const std::vector<std::string> SWEEP_KEYS = {"min", "max", "factor"};
 /// Largest `sweep: factor`.
@@ -132,6 +139,8 @@ const std::vector<std::string> TRAINING_KEYS = {"name",
                                                 "dp_channels",
                                                 "ring_order",
                                                 "chunk_bytes",
+                                                "protocol",
+                                                "slots",
                                                 "bucket_bytes",
                                                 "overlap_grad_reduce",
                                                 "grad_bytes_per_element"};
@@ -2050,6 +2059,32 @@ ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topo
                     + " pieces; use a larger chunk (or 0B for whole steps)");
         }
     }
+    spec.given.chunk = c.Find("chunk_size") != nullptr;
+    if (const Field* f = c.Find("protocol"))
+    {
+        const std::string name = ReadChoice(*f, "protocol", ProtocolNames());
+        NS_ABORT_MSG_UNLESS(ProtocolFromName(name, spec.protocol), "no protocol " << name);
+    }
+    if (const Field* f = c.Find("slots"))
+    {
+        spec.slots = static_cast<uint32_t>(ReadInteger(*f, 1, MAX_SLOTS));
+        spec.given.slots = true;
+    }
+    if (const Field* f = c.Find("launch_latency"))
+    {
+        spec.launchLatency = ReadTime(*f, false);
+        spec.given.launch = true;
+    }
+    if (const Field* f = c.Find("nvlink_hop_latency"))
+    {
+        spec.hopLatencyIntra = ReadTime(*f, false);
+        spec.given.hopIntra = true;
+    }
+    if (const Field* f = c.Find("net_hop_latency"))
+    {
+        spec.hopLatencyInter = ReadTime(*f, false);
+        spec.given.hopInter = true;
+    }
     if (const Field* f = c.Find("reduction_bandwidth"))
     {
         // gamma: seconds per reduced byte = 1 / (bytes per second).
@@ -2815,6 +2850,16 @@ ParseTraining(const Field& f,
             k->Fail("applies only when tp_algorithm or dp_algorithm is " + JoinList(ringed)
                     + " (their channels are rings), not " + t.tpAlgorithm + " / " + t.dpAlgorithm);
         }
+    }
+    t.protocol = Protocol::AUTO; // NCCL's choice per group
+    if (const Field* k = m.Find("protocol"))
+    {
+        const std::string name = ReadChoice(*k, "protocol", ProtocolNames());
+        NS_ABORT_MSG_UNLESS(ProtocolFromName(name, t.protocol), "no protocol " << name);
+    }
+    if (const Field* k = m.Find("slots"))
+    {
+        t.slots = static_cast<uint32_t>(ReadInteger(*k, 1, MAX_SLOTS));
     }
     if (const Field* k = m.Find("chunk_bytes"))
     {

@@ -245,6 +245,7 @@ WriteCollective(JsonWriter& w, const CollectiveResult& c)
     w.Key("name").String(c.name);
     w.Key("op").String(c.op);
     w.Key("algorithm").String(c.algorithm);
+    w.Key("protocol").String(c.protocol);
     w.Key("ranks").Uint(c.ranks);
     w.Key("bytes").Uint(c.bytes);
     w.Key("start_s").Double(c.startS);
@@ -903,7 +904,8 @@ WriteSummaryJson(const RunResults& results, const std::string& path)
 void
 WriteFlowsCsv(const RunResults& results, std::ostream& os)
 {
-    os << "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown\n";
+    os << "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown,"
+          "wire_bytes\n";
     for (const auto& f : results.flows)
     {
         os << f.id << ',' << CsvField(f.collective) << ',' << f.step << ',' << f.src << ',' << f.dst
@@ -917,7 +919,7 @@ WriteFlowsCsv(const RunResults& results, std::ostream& os)
         os << (startOk ? NsFromPs(startPs) : "") << ',' << (endOk ? NsFromPs(endPs) : "") << ','
            << (startOk && endOk ? NsFromPs(endPs - startPs) : "") << ','
            << (f.idealS > 0 ? NsOrEmpty(f.idealS) : "") << ','
-           << (std::isfinite(slowdown) ? Fixed(slowdown, 6) : "") << '\n';
+           << (std::isfinite(slowdown) ? Fixed(slowdown, 6) : "") << ',' << f.wireBytes << '\n';
     }
 }
 
@@ -960,7 +962,7 @@ WriteCollectivesCsv(const RunResults& results, std::ostream& os)
           "analytic_ns,sim_over_analytic,rank_finish_p50_ns,rank_finish_p99_ns,"
           "rank_finish_max_ns,straggler_rank,straggler_gpu,straggler_over_median,"
           "straggler_minus_median_ns,fct_p50_ns,fct_p99_ns,fct_max_ns,slowdown_p50,"
-          "slowdown_p99,slowdown_max\n";
+          "slowdown_p99,slowdown_max,protocol\n";
     auto num = [](double v, int decimals) {
         return std::isfinite(v) ? Fixed(v, decimals) : std::string();
     };
@@ -978,7 +980,8 @@ WriteCollectivesCsv(const RunResults& results, std::ostream& os)
            << (st.valid ? num(st.overMedian, 6) : "") << ','
            << (st.valid ? NsOrEmpty(st.minusMedianS) : "") << ',' << NsOrEmpty(c.fct.p50) << ','
            << NsOrEmpty(c.fct.p99) << ',' << NsOrEmpty(c.fct.max) << ',' << num(c.slowdown.p50, 6)
-           << ',' << num(c.slowdown.p99, 6) << ',' << num(c.slowdown.max, 6) << '\n';
+           << ',' << num(c.slowdown.p99, 6) << ',' << num(c.slowdown.max, 6) << ','
+           << CsvField(c.protocol) << '\n';
     }
 }
 
@@ -1130,9 +1133,10 @@ PrintSummaryTable(const RunResults& r, std::ostream& os)
     }
     for (const auto& c : r.collectives)
     {
-        os << c.algorithm << ' ' << c.op << " of " << HumanBytes(c.bytes, true) << " over "
-           << c.ranks << (c.ranks == 1 ? " GPU" : " GPUs") << ": " << HumanTime(c.durationS)
-           << " simulated, "
+        os << c.algorithm << ' ' << c.op << " of " << HumanBytes(c.bytes, true)
+           << (c.protocol.empty() || c.protocol == "none" ? "" : " (" + c.protocol + ")")
+           << " over " << c.ranks << (c.ranks == 1 ? " GPU" : " GPUs") << ": "
+           << HumanTime(c.durationS) << " simulated, "
            << (c.analyticS > 0.0 ? HumanTime(c.analyticS) + " analytic (alpha-beta)"
                                  : std::string("no analytic estimate"))
            << ", busbw " << HumanRate(c.busbwGBps) << '\n';

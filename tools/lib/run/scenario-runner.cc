@@ -38,8 +38,10 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <memory>
 #include <stdexcept>
+#include <tuple>
 
 namespace ns3
 {
@@ -61,8 +63,9 @@ constexpr int64_t PERMUTATION_STREAM_BASE = int64_t{1} << 40;
 
 /// Turn the traffic description into a workload DAG.
 void
-BuildWorkload(const ScenarioSpec& spec, uint32_t gpus, Workload& wl)
+BuildWorkload(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl)
 {
+    const uint32_t gpus = graph.GetGpuCount();
     for (std::size_t ci = 0; ci < spec.traffic.collectives.size(); ++ci)
     {
         const CollectiveSpec& c = spec.traffic.collectives[ci];
@@ -77,7 +80,7 @@ BuildWorkload(const ScenarioSpec& spec, uint32_t gpus, Workload& wl)
                             "algorithm '" + c.algorithm + "' does not implement '"
                                 + CollectiveOpName(c.op) + "'");
         }
-        WorkloadGroup g = MakeWorkloadGroup(c, gpus, wl.GetPlaces());
+        WorkloadGroup g = MakeWorkloadGroup(c, gpus, wl.GetPlaces(), &graph);
         for (const uint32_t r : g.ranks)
         {
             if (r >= gpus)
@@ -186,6 +189,26 @@ BuildTraining(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl, 
     {
         throw SpecError(t.trainingWhere, "training: " + problem);
     }
+    // `protocol: auto` is chosen per group on this fabric; groups of the same shape (op,
+    // algorithm, size, channels, ranks) get the same choice, computed once.
+    std::map<std::tuple<std::string, std::string, uint64_t, uint32_t, std::vector<uint32_t>>,
+             Protocol>
+        chosen;
+    const ProtocolResolver resolve
+        = [&graph, &chosen](WorkloadGroup& g, const ProtocolOverrides& given) {
+              if (g.protocol != Protocol::AUTO)
+              {
+                  ApplyProtocol(g, g.protocol, given);
+                  return;
+              }
+              const auto key = std::make_tuple(g.op, g.algorithm, g.bytes, g.channels, g.ranks);
+              if (auto it = chosen.find(key); it != chosen.end())
+              {
+                  ApplyProtocol(g, it->second, given);
+                  return;
+              }
+              chosen.emplace(key, ResolveProtocol(graph, g, given));
+          };
     std::vector<uint32_t> startOps;
     int64_t stream = TRAINING_STREAM_BASE;
     for (uint32_t it = 0; it < t.iterations; ++it)
@@ -195,7 +218,8 @@ BuildTraining(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl, 
         {
             s.name = tb.spec.name + "/it" + std::to_string(it);
         }
-        tb.iterations.push_back(BuildTrainingWorkload(s, wl, gpus, domains, startOps, stream));
+        tb.iterations.push_back(
+            BuildTrainingWorkload(s, wl, gpus, domains, startOps, stream, resolve));
         const TrainingWorkloadInfo& info = tb.iterations.back();
         stream += info.streams; // fresh routing draws every iteration
         startOps.assign(gpus, UINT32_MAX);
@@ -533,6 +557,7 @@ GatherGroups(const FabricGraph& graph,
         c.name = g.name;
         c.op = g.op;
         c.algorithm = g.algorithm;
+        c.protocol = ProtocolName(g.protocol);
         c.ranks = g.ranks.size();
         c.bytes = g.bytes;
         c.startS = g.start.GetSeconds();
@@ -565,7 +590,8 @@ GatherGroups(const FabricGraph& graph,
             f.src = op.rank;
             f.dst = op.peer;
             f.bytes = op.bytes;
-            f.startS = start.GetSeconds();
+            f.wireBytes = WireBytes(op.wire, op.bytes);
+            f.startS = (start + op.duration).GetSeconds();
             f.endS = end.GetSeconds();
             c.endS = std::max(c.endS, f.endS);
             double& finish = c.finishSPerRank[position[op.peer]];
@@ -828,7 +854,10 @@ CheckMessagePackets(const ScenarioSpec& spec, const FabricGraph& graph, const Wo
 } // namespace
 
 WorkloadGroup
-MakeWorkloadGroup(const CollectiveSpec& c, uint32_t gpus, const std::vector<EndpointPlace>& places)
+MakeWorkloadGroup(const CollectiveSpec& c,
+                  uint32_t gpus,
+                  const std::vector<EndpointPlace>& places,
+                  const FabricGraph* graph)
 {
     WorkloadGroup g;
     g.name = c.name;
@@ -865,6 +894,15 @@ MakeWorkloadGroup(const CollectiveSpec& c, uint32_t gpus, const std::vector<Endp
         }
     }
     PlanChannels(g, places);
+    g.protocol = c.protocol;
+    g.slots = c.slots;
+    g.launchLatency = c.launchLatency;
+    g.hopLatencyIntra = c.hopLatencyIntra;
+    g.hopLatencyInter = c.hopLatencyInter;
+    if (graph)
+    {
+        ResolveProtocol(*graph, g, c.given);
+    }
     return g;
 }
 
@@ -915,7 +953,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     TrainingBuild training;
     try
     {
-        BuildWorkload(spec, graph.GetGpuCount(), workload);
+        BuildWorkload(spec, graph, workload);
         if (spec.traffic.hasTraining)
         {
             BuildTraining(spec, graph, workload, training);
@@ -1059,7 +1097,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         queries.reserve(r.flows.size());
         for (const FlowRecord& f : r.flows)
         {
-            queries.push_back(MessageQuery{f.src, f.dst, f.bytes});
+            queries.push_back(MessageQuery{f.src, f.dst, f.wireBytes});
         }
         const std::vector<double> ideal = MessageIdealTimes(graph, queries);
         for (std::size_t i = 0; i < r.flows.size(); ++i)

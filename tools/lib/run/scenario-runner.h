@@ -18,6 +18,8 @@
 namespace ns3
 {
 
+class FabricGraph;
+
 /**
  * \ingroup ai-fabric
  * \brief Options of one run that do not change its results.
@@ -61,11 +63,15 @@ struct SweepResults
  * \param gpus GPUs of the fabric
  * \param places per GPU, where it sits (FabricGraph::GetEndpointPlaces()); empty when no
  *        fabric is known (every rank then counts as a server of its own)
+ * \param graph the fabric, when known: the protocol is resolved on it (ResolveProtocol():
+ *        `protocol: auto` chosen, chunk, slots and latencies filled); without it the
+ *        group keeps the protocol as given
  * \return the group, ready for CollectiveAlgorithm::Validate() and the analytic model
  */
 WorkloadGroup MakeWorkloadGroup(const CollectiveSpec& c,
                                 uint32_t gpus,
-                                const std::vector<EndpointPlace>& places);
+                                const std::vector<EndpointPlace>& places,
+                                const FabricGraph* graph = nullptr);
 
 /**
  * \ingroup ai-fabric

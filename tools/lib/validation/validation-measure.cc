@@ -162,7 +162,8 @@ ClosedForm(const ScenarioSpec& spec, int index, const FabricGraph& graph, Collec
 {
     const WorkloadGroup g = MakeWorkloadGroup(spec.traffic.collectives[index],
                                               graph.GetGpuCount(),
-                                              graph.GetEndpointPlaces());
+                                              graph.GetEndpointPlaces(),
+                                              &graph);
     return CollectiveTime(g, CollectiveAlphaBeta(graph, g), model);
 }
 

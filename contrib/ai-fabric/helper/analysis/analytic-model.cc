@@ -311,15 +311,18 @@ CollectiveTime(const WorkloadGroup& g, const CollectiveCost& cost, CollectiveMod
     x.alpha = cost.inter.alphaS;
     x.beta = cost.inter.betaSPerByte;
     x.chunk = g.chunkBytes;
+    // The launch latency (the protocol's base latency) comes before any of it.
+    const double launch = g.launchLatency.GetSeconds();
     if (model == CollectiveModel::FORMULA)
     {
         const double t = algo->FormulaTime(g, cost, x);
         if (t != CollectiveAlgorithm::NO_FORMULA)
         {
-            return t;
+            return t < 0 ? t : launch + t;
         }
     }
-    return algo->ScheduleTime(g, cost, x);
+    const double t = algo->ScheduleTime(g, cost, x);
+    return t < 0 ? t : launch + t;
 }
 
 std::string
@@ -353,11 +356,18 @@ CollectiveAlphaBeta(const FabricGraph& graph, const WorkloadGroup& g)
     // (to a GPU of its server) and its NIC (elsewhere), each way.
     std::map<std::tuple<uint32_t, bool, bool>, double> portLoad; // (gpu, nic?, out?) -> s/B
     bool shared = false;
+    bool interCrosses = false; // an inter path leaves its server (the network hop latency)
     const auto& nodes = graph.GetNodes();
     for (const CollectivePath& path : paths)
     {
         const AlphaBeta ab = PathAlphaBeta(graph, r[path.from], r[path.to]);
         AlphaBeta& into = path.intra ? cost.intra : cost.inter;
+        if (!path.intra)
+        {
+            const auto& a = nodes[graph.GetGpuNode(r[path.from])];
+            const auto& b = nodes[graph.GetGpuNode(r[path.to])];
+            interCrosses = interCrosses || a.server == FabricGraph::NONE || a.server != b.server;
+        }
         if (path.share >= 1)
         {
             Worst(into, ab);
@@ -379,7 +389,75 @@ CollectiveAlphaBeta(const FabricGraph& graph, const WorkloadGroup& g)
             cost.inter.betaSPerByte = std::max(cost.inter.betaSPerByte, load);
         }
     }
+    AddProtocolCost(g, interCrosses, cost);
     return cost;
+}
+
+void
+AddProtocolCost(const WorkloadGroup& g, bool interCrosses, CollectiveCost& cost)
+{
+    if (g.protocol == Protocol::NONE || g.protocol == Protocol::AUTO)
+    {
+        return;
+    }
+    // The framing stretches every byte (LL: 16 wire bytes per 8; LL128: 128 per 120), and
+    // every message waits its hop's post latency before it leaves.
+    const WireFormat wire = GetProtocolProfile(g.protocol).wire;
+    const double stretch
+        = static_cast<double>(WireBytes(wire, 120 * 8)) / static_cast<double>(120 * 8);
+    cost.intra.betaSPerByte *= stretch;
+    cost.inter.betaSPerByte *= stretch;
+    cost.intra.alphaS += g.hopLatencyIntra.GetSeconds();
+    cost.inter.alphaS += (interCrosses ? g.hopLatencyInter : g.hopLatencyIntra).GetSeconds();
+}
+
+Protocol
+ResolveProtocol(const FabricGraph& graph, WorkloadGroup& g, const ProtocolOverrides& given)
+{
+    if (g.protocol != Protocol::AUTO)
+    {
+        ApplyProtocol(g, g.protocol, given);
+        return g.protocol;
+    }
+    const Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(g.algorithm);
+    if (algo && algo->GetCapabilities().pointToPoint)
+    {
+        // NCCL's point-to-point rule: LL for small messages, Simple otherwise.
+        const Protocol p
+            = LargestPeerMessage(g) <= NCCL_P2P_LL_THRESHOLD ? Protocol::LL : Protocol::SIMPLE;
+        ApplyProtocol(g, p, given);
+        return p;
+    }
+    // NCCL's choice for its collectives: the protocol its cost model (latency + size /
+    // bandwidth) finds fastest for this size, here with the fabric's own alpha and beta.
+    WorkloadGroup probe = g;
+    probe.protocol = Protocol::NONE;
+    const CollectiveCost raw = CollectiveAlphaBeta(graph, probe);
+    bool interCrosses = false;
+    const auto& nodes = graph.GetNodes();
+    for (const uint32_t e : g.ranks)
+    {
+        const auto& a = nodes[graph.GetGpuNode(e)];
+        const auto& b = nodes[graph.GetGpuNode(g.ranks.front())];
+        interCrosses = interCrosses || a.server == FabricGraph::NONE || a.server != b.server;
+    }
+    Protocol best = Protocol::SIMPLE;
+    double bestTime = -1;
+    for (const Protocol p : AutoProtocolCandidates())
+    {
+        WorkloadGroup candidate = g;
+        ApplyProtocol(candidate, p, given);
+        CollectiveCost cost = raw;
+        AddProtocolCost(candidate, interCrosses, cost);
+        const double t = CollectiveTime(candidate, cost, CollectiveModel::SCHEDULE);
+        if (t >= 0 && (bestTime < 0 || t < bestTime))
+        {
+            best = p;
+            bestTime = t;
+        }
+    }
+    ApplyProtocol(g, best, given);
+    return best;
 }
 
 double

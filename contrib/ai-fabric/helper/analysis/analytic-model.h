@@ -5,6 +5,7 @@
 #define AI_FABRIC_ANALYTIC_MODEL_H
 
 #include "ns3/collective-cost.h"
+#include "ns3/nccl-protocol.h"
 
 #include <cstdint>
 #include <string>
@@ -125,6 +126,33 @@ std::string CollectiveFormulaId(const std::string& op, const std::string& algori
  * \return the costs
  */
 CollectiveCost CollectiveAlphaBeta(const FabricGraph& graph, const WorkloadGroup& group);
+
+/**
+ * \ingroup ai-fabric
+ * \brief What the group's protocol adds to its paths' costs (docs/collectives.md,
+ * "Protocols"): beta stretched by the wire framing, alpha raised by the per-hop post
+ * latency (NVLink for intra paths; for inter paths, the network's when they leave a
+ * server). Nothing for NONE. The launch latency is CollectiveTime()'s.
+ * \param group the collective (its protocol resolved)
+ * \param interCrosses whether the inter paths leave a server
+ * \param[in,out] cost the costs, raised
+ */
+void AddProtocolCost(const WorkloadGroup& group, bool interCrosses, CollectiveCost& cost);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Resolve a group's protocol as NCCL does: for AUTO, the protocol whose schedule
+ * time (CollectiveTime(), SCHEDULE, with AddProtocolCost() on this fabric's paths) is
+ * least for the group's size, Simple on ties; then ApplyProtocol() fills the chunk, slots
+ * and latencies the user did not give.
+ * \param graph the fabric
+ * \param group the collective (algorithm, ranks, bytes, channels, protocol); updated
+ * \param given which protocol-derived values the user set
+ * \return the protocol
+ */
+Protocol ResolveProtocol(const FabricGraph& graph,
+                         WorkloadGroup& group,
+                         const ProtocolOverrides& given);
 
 /**
  * \ingroup ai-fabric

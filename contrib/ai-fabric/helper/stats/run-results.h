@@ -25,7 +25,10 @@ struct FlowRecord
     uint32_t src{0};        //!< source GPU index
     uint32_t dst{0};        //!< destination GPU index
     uint64_t bytes{0};      //!< payload bytes
-    double startS{0};       //!< time the message was posted, seconds
+    uint64_t wireBytes{0};  //!< bytes on the wire: the payload in its protocol's lines
+                            //!< (WireBytes(); equal to bytes for Simple or no protocol)
+    double startS{0};       //!< time the message was posted to the transport (its
+                            //!< dependencies done, plus its protocol's post latency), seconds
     double endS{0};         //!< time its last byte arrived, seconds
     double idealS{0};       //!< its FCT alone on an empty fabric (MessageIdealTime()), seconds
 
@@ -80,6 +83,7 @@ struct CollectiveResult
     std::string name;               //!< collective name
     std::string op;                 //!< operation
     std::string algorithm;          //!< algorithm
+    std::string protocol;           //!< NCCL protocol it ran with (`protocol: auto` resolved)
     uint32_t ranks{0};              //!< number of ranks
     uint64_t bytes{0};              //!< buffer size S, bytes
     double startS{0};               //!< issue time, seconds
@@ -472,7 +476,8 @@ struct RunResults
     std::string stopReason{"done"};
     bool interrupted{false};                 //!< stopped by SIGINT/SIGTERM
     uint64_t openMessages{0};                //!< messages posted and not delivered
-    uint64_t waitingOps{0};                  //!< ops that never started
+    uint64_t waitingOps{0};                  //!< ops that never started, and sends in their
+                                             //!< protocol's post latency (not yet posted)
     std::vector<StalledMessage> stallReport; //!< the first open messages, by op
     std::vector<std::string> deadlockCycle;  //!< blocked ports in a cycle ("u->v"), if any
     double memoryEstimateBytes{0};           //!< estimated peak memory of the run, bytes

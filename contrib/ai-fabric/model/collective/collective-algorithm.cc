@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/nccl-protocol.h"
 #include "ns3/object-factory.h"
 #include "ns3/workload.h"
 
@@ -108,6 +109,32 @@ CollectiveBuilder::CollectiveBuilder(Workload& workload,
     {
         m_perRankStart = m_perRankStart || s != startOps.front();
     }
+    const WorkloadGroup& g = Group();
+    if (g.launchLatency.IsStrictlyPositive())
+    {
+        // The launch (NCCL's base latency): each rank's part starts this long after its
+        // start op. Ranks that share a start op share the launch op.
+        for (uint32_t i = 0; i < m_startOps.size(); ++i)
+        {
+            WorkloadOp op;
+            op.kind = WorkloadOp::DELAY;
+            op.group = m_group;
+            op.rank = m_endpoints[i];
+            op.duration = g.launchLatency;
+            const uint32_t launch = m_workload.AddOp(op);
+            m_workload.AddDependency(m_startOps[i], launch);
+            m_startOps[i] = launch;
+        }
+    }
+    const auto& places = m_workload.GetPlaces();
+    m_server.resize(p, EndpointPlace::NONE);
+    for (uint32_t i = 0; i < p; ++i)
+    {
+        if (m_endpoints[i] < places.size())
+        {
+            m_server[i] = places[m_endpoints[i]].server;
+        }
+    }
 }
 
 const WorkloadGroup&
@@ -140,19 +167,46 @@ CollectiveBuilder::AfterStart(uint32_t pos, uint32_t op)
 uint32_t
 CollectiveBuilder::Send(uint32_t step, uint32_t src, uint32_t dst, uint16_t qp, uint64_t bytes)
 {
+    const WorkloadGroup& g = Group();
     WorkloadOp op;
     op.kind = WorkloadOp::SEND;
+    op.wire = g.protocol == Protocol::AUTO ? WireFormat::RAW : GetProtocolProfile(g.protocol).wire;
     op.group = m_group;
     op.step = step;
     op.rank = m_endpoints[src];
     op.peer = m_endpoints[dst];
     op.qp = qp;
     op.bytes = bytes;
+    const bool intra = m_server[src] != EndpointPlace::NONE && m_server[src] == m_server[dst];
+    op.duration = intra ? g.hopLatencyIntra : g.hopLatencyInter;
     m_maxStep = std::max(m_maxStep, step);
     const uint32_t i = m_workload.AddOp(op);
     if (m_perRankStart)
     {
         m_workload.AddDependency(Start(src), i);
+    }
+    if (g.slots > 0)
+    {
+        // Slot flow control: the connection's send j waits until send j - slots has been
+        // consumed at the receiver (its arrival, or the reduction that reads it).
+        const uint64_t key
+            = (static_cast<uint64_t>(src) << 40) | (static_cast<uint64_t>(dst) << 16) | qp;
+        Connection& c = m_connections[key];
+        if (c.release.empty())
+        {
+            c.release.assign(g.slots, NONE);
+            c.occupant.assign(g.slots, NONE);
+        }
+        const uint32_t s = c.sent % g.slots;
+        if (c.release[s] != NONE)
+        {
+            m_workload.AddDependency(c.release[s], i);
+            m_slotOf.erase(c.occupant[s]);
+        }
+        c.release[s] = i;
+        c.occupant[s] = i;
+        m_slotOf[i] = &c.release[s];
+        ++c.sent;
     }
     return i;
 }
@@ -186,6 +240,11 @@ CollectiveBuilder::Reduce(uint32_t step,
         m_workload.AddDependency(Start(pos), i);
     }
     chain = i;
+    // The slot the input arrived in is free once the reduction has read it.
+    if (auto it = m_slotOf.find(input); it != m_slotOf.end() && *it->second == input)
+    {
+        *it->second = i;
+    }
     return i;
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -89,6 +90,9 @@ struct CollectiveCapabilities
     bool ringOrdered{false};       //!< follows WorkloadGroup::rings (`ring_order`)
     bool ncclChannels{false};      //!< NCCL runs it on its collective channels: `channels:
                                    //!< auto` is NCCL's count (NcclChannelCount()), else 1
+    bool pointToPoint{false};      //!< NCCL runs it as point-to-point sends (ncclSend/
+                                   //!< ncclRecv): `protocol: auto` follows NCCL's p2p rule
+                                   //!< (LL up to NCCL_P2P_LL_THRESHOLD, else Simple)
     bool needsRanksPerNode{false}; //!< reads WorkloadGroup::ranksPerNode (P a multiple of it)
     bool powerOfTwoRanks{false};   //!< needs P to be a power of two
 
@@ -192,14 +196,28 @@ class CollectiveBuilder
     std::vector<uint32_t> Finish();
 
   private:
-    Workload& m_workload;                      //!< the workload
-    uint32_t m_group;                          //!< group index
-    const std::vector<uint32_t>& m_startOps;   //!< start ops (one, or one per rank)
-    const std::vector<uint32_t>& m_endpoints;  //!< rank position -> endpoint id
-    bool m_perRankStart;                       //!< ranks have different start ops
-    uint32_t m_maxStep{0};                     //!< highest step used
-    double m_gamma;                            //!< reduction cost, seconds per byte
-    std::vector<std::vector<uint32_t>> m_done; //!< per rank: ops its done op waits for
+    Workload& m_workload;             //!< the workload
+    uint32_t m_group;                 //!< group index
+    std::vector<uint32_t> m_startOps; //!< start ops (one, or one per rank): the
+                                      //!< launch ops when the group has a launch
+                                      //!< latency
+    std::vector<uint32_t> m_server;   //!< rank position -> server (EndpointPlace)
+
+    /// One connection's slots (WorkloadGroup::slots).
+    struct Connection
+    {
+        std::vector<uint32_t> release;  //!< per slot: the op that frees it
+        std::vector<uint32_t> occupant; //!< per slot: the send that holds it
+        uint64_t sent{0};               //!< sends so far
+    };
+
+    std::unordered_map<uint64_t, Connection> m_connections; //!< (src, dst, qp) -> slots
+    std::unordered_map<uint32_t, uint32_t*> m_slotOf;       //!< send holding a slot -> its release
+    const std::vector<uint32_t>& m_endpoints;               //!< rank position -> endpoint id
+    bool m_perRankStart;                                    //!< ranks have different start ops
+    uint32_t m_maxStep{0};                                  //!< highest step used
+    double m_gamma;                                         //!< reduction cost, seconds per byte
+    std::vector<std::vector<uint32_t>> m_done;              //!< per rank: ops its done op waits for
 };
 
 /**

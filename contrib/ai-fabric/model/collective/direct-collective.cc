@@ -38,6 +38,7 @@ DirectCollectiveAlgorithm::GetCapabilities() const
     CollectiveCapabilities c;
     c.name = "direct";
     c.listPosition = 4;
+    c.pointToPoint = true; // NCCL: grouped ncclSend/ncclRecv to every peer
     c.ops = CollectiveCapabilities::OpBit(CollectiveOp::ALL_TO_ALL)
             | CollectiveCapabilities::OpBit(CollectiveOp::SEND_RECV)
             | CollectiveCapabilities::OpBit(CollectiveOp::PERMUTATION)

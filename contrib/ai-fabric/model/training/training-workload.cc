@@ -488,7 +488,8 @@ class TrainingBuilder
                     uint32_t gpuCount,
                     const std::vector<uint32_t>& gpuDomain,
                     const std::vector<uint32_t>& startOps,
-                    int64_t stream);
+                    int64_t stream,
+                    const ProtocolResolver& resolve);
 
     /// \return what was built (call once)
     TrainingWorkloadInfo Build();
@@ -637,6 +638,7 @@ class TrainingBuilder
     }
 
     const TrainingSpec& m_spec;         //!< the job
+    const ProtocolResolver& m_resolve;  //!< resolves a group's protocol (may be empty)
     Workload& m_wl;                     //!< the workload
     TrainingWorkloadInfo m_info;        //!< what is built
     TrainingModelSizes m_z;             //!< derived sizes
@@ -676,8 +678,10 @@ TrainingBuilder::TrainingBuilder(const TrainingSpec& spec,
                                  uint32_t gpuCount,
                                  const std::vector<uint32_t>& gpuDomain,
                                  const std::vector<uint32_t>& startOps,
-                                 int64_t stream)
+                                 int64_t stream,
+                                 const ProtocolResolver& resolve)
     : m_spec(spec)
+    , m_resolve(resolve)
     , m_wl(wl)
     , m_z(DeriveTrainingSizes(spec))
     , m_tp(spec.tp)
@@ -731,7 +735,30 @@ TrainingBuilder::TrainingBuilder(const TrainingSpec& spec,
 uint32_t
 TrainingBuilder::AddGroup(const WorkloadGroup& g, const TrainingGroupInfo& gi)
 {
-    const uint32_t index = m_wl.AddGroup(g);
+    uint32_t index = 0;
+    if (g.algorithm.empty() || g.algorithm == "none")
+    {
+        index = m_wl.AddGroup(g); // compute: no messages
+    }
+    else
+    {
+        // Every communication group runs the job's protocol; its chunk is the job's.
+        WorkloadGroup r = g;
+        ProtocolOverrides given;
+        given.chunk = true;
+        given.slots = m_spec.slots > 0;
+        r.protocol = m_spec.protocol;
+        r.slots = m_spec.slots;
+        if (m_resolve)
+        {
+            m_resolve(r, given);
+        }
+        else
+        {
+            ApplyProtocol(r, r.protocol == Protocol::AUTO ? Protocol::SIMPLE : r.protocol, given);
+        }
+        index = m_wl.AddGroup(r);
+    }
     m_info.groups.push_back(gi);
     m_info.groups.back().group = index;
     return index;
@@ -1034,12 +1061,17 @@ TrainingBuilder::PipelineSend(uint32_t s, uint32_t vs, bool forward, uint32_t mb
             gi.stage = s;
             gi.chunk = vs / m_pp;
             gi.microBatch = mb;
-            const uint32_t sendOp = m_wl.GetOps().size();
-            gi.sendOp = sendOp;
+            uint32_t sendOp = m_wl.GetOps().size();
             const uint32_t gid = AddGroup(g, gi);
             const std::vector<uint32_t> done = m_direct->Build(m_wl, gid, {Input(r)});
-            NS_ABORT_MSG_IF(m_wl.GetOps()[sendOp].kind != WorkloadOp::SEND,
-                            "pipeline message: the direct send-recv did not start with its SEND");
+            // Its one SEND (after the launch op, when the protocol has a launch latency).
+            while (sendOp < m_wl.GetOps().size() && m_wl.GetOps()[sendOp].kind != WorkloadOp::SEND)
+            {
+                ++sendOp;
+            }
+            NS_ABORT_MSG_IF(sendOp == m_wl.GetOps().size(),
+                            "pipeline message: the direct send-recv has no SEND");
+            m_info.groups.back().sendOp = sendOp;
             const std::size_t k = MessageIndex(forward, vsDst, mb, t, d);
             m_msgDone[k] = done[1];
             m_msgSend[k] = sendOp;
@@ -1595,14 +1627,15 @@ BuildTrainingWorkload(const TrainingSpec& spec,
                       uint32_t gpuCount,
                       const std::vector<uint32_t>& gpuDomain,
                       const std::vector<uint32_t>& startOps,
-                      int64_t stream)
+                      int64_t stream,
+                      const ProtocolResolver& resolve)
 {
     NS_LOG_FUNCTION(gpuCount << stream);
     const std::string problem = ValidateTrainingSpec(spec, gpuCount, gpuDomain);
     NS_ABORT_MSG_IF(!problem.empty(), "BuildTrainingWorkload: " << problem);
     NS_ABORT_MSG_IF(!startOps.empty() && startOps.size() != gpuCount,
                     "BuildTrainingWorkload: one start op per GPU");
-    TrainingBuilder b(spec, workload, gpuCount, gpuDomain, startOps, stream);
+    TrainingBuilder b(spec, workload, gpuCount, gpuDomain, startOps, stream, resolve);
     return b.Build();
 }
 

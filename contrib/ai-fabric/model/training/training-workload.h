@@ -5,6 +5,7 @@
 #define AI_FABRIC_TRAINING_WORKLOAD_H
 
 #include "ns3/moe-routing.h"
+#include "ns3/nccl-protocol.h"
 #include "ns3/nstime.h"
 #include "ns3/pipeline-schedule.h"
 #include "ns3/workload.h"
@@ -84,7 +85,10 @@ struct TrainingSpec
                                                        //!< NCCL's count, PlanChannels())
     RingOrder ringOrder{RingOrder::TOPOLOGY};          //!< TP and DP rings: NCCL's channels, or the
                                                        //!< ranks' order (`ring_order: ranks`)
-    uint64_t chunkBytes{0};                 //!< collective pipelining chunk, bytes; 0: whole
+    Protocol protocol{Protocol::NONE}; //!< NCCL protocol of every communication group (AUTO:
+                                       //!< NCCL's choice per group, by the resolver)
+    uint32_t slots{0};                 //!< slots per connection; 0: the protocol's (NCCL_SLOTS)
+    uint64_t chunkBytes{0};            //!< collective pipelining chunk, bytes; 0: whole
     uint64_t bucketBytes{25 * 1024 * 1024}; //!< DP gradient bucket, bytes (PyTorch DDP 25 MiB)
     bool overlapGradReduce{true};           //!< issue buckets during the backward pass
     uint32_t gradBytesPerElement{0};        //!< gradient bytes per element; 0: bytesPerElement
@@ -346,6 +350,8 @@ struct TrainingWorkloadInfo
  * \param startOps per GPU: the op the GPU's iteration waits for (e.g. the end
  *        of the previous iteration); empty: none (it starts at time zero)
  * \param stream first random variable stream (routing and placement)
+ * \param resolve resolves each communication group's protocol on the fabric (AUTO chosen,
+ *        latencies filled); empty: ApplyProtocol() with Simple for AUTO
  * \return what it built
  */
 TrainingWorkloadInfo BuildTrainingWorkload(const TrainingSpec& spec,
@@ -353,7 +359,8 @@ TrainingWorkloadInfo BuildTrainingWorkload(const TrainingSpec& spec,
                                            uint32_t gpuCount,
                                            const std::vector<uint32_t>& gpuDomain = {},
                                            const std::vector<uint32_t>& startOps = {},
-                                           int64_t stream = 0);
+                                           int64_t stream = 0,
+                                           const ProtocolResolver& resolve = {});
 
 /**
  * \ingroup ai-fabric

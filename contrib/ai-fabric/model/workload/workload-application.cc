@@ -133,20 +133,36 @@ WorkloadApplication::StartOp(uint32_t i)
     m_opStarted(i);
     if (op.kind == WorkloadOp::SEND)
     {
-        const uint32_t msgId = m_transport->PostSend(op.peer, op.qp, op.bytes);
-        if (msgId >= m_opByMessage.size())
-        {
-            m_opByMessage.resize(msgId + 1, UINT32_MAX);
-        }
-        m_opByMessage[msgId] = i;
-        m_messageId[l] = msgId;
-        ++m_messagesPosted;
         m_execution->NoteSendStarted();
+        if (op.duration.IsStrictlyPositive())
+        {
+            // The protocol's per-hop latency: the message is posted this long after it
+            // became eligible (docs/collectives.md, "Protocols").
+            Simulator::Schedule(op.duration, &WorkloadApplication::PostSend, this, i);
+        }
+        else
+        {
+            PostSend(i);
+        }
     }
     else
     {
         Simulator::Schedule(op.duration, &WorkloadApplication::CompleteOp, this, i);
     }
+}
+
+void
+WorkloadApplication::PostSend(uint32_t i)
+{
+    const WorkloadOp& op = m_workload->GetOps()[i];
+    const uint32_t msgId = m_transport->PostSend(op.peer, op.qp, WireBytes(op.wire, op.bytes));
+    if (msgId >= m_opByMessage.size())
+    {
+        m_opByMessage.resize(msgId + 1, UINT32_MAX);
+    }
+    m_opByMessage[msgId] = i;
+    m_messageId[m_execution->GetLocalIndex(i)] = msgId;
+    ++m_messagesPosted;
 }
 
 void
@@ -180,7 +196,8 @@ WorkloadApplication::MessageDelivered(uint32_t msgId, uint64_t bytes)
         m_conservation(op, bytes, true);
         return; // a message completes once
     }
-    if (bytes != m_workload->GetOps()[op].bytes)
+    const WorkloadOp& o = m_workload->GetOps()[op];
+    if (bytes != WireBytes(o.wire, o.bytes))
     {
         m_conservation(op, bytes, false);
     }

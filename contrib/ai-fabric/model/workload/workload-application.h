@@ -130,6 +130,11 @@ class WorkloadApplication : public Application
      */
     void CompleteOp(uint32_t op);
     /**
+     * \brief Post a SEND op's message to the transport (its wire bytes, WireBytes()).
+     * \param op the op
+     */
+    void PostSend(uint32_t op);
+    /**
      * \brief A message arrived at this endpoint (trace sink of its transport).
      * \param src source endpoint
      * \param dst destination endpoint (this one)

@@ -10,6 +10,23 @@
 namespace ns3
 {
 
+uint64_t
+WireBytes(WireFormat format, uint64_t bytes)
+{
+    // Whole lines (NCCL src/include/device.h): LL, a 16-byte ncclLLFifoLine of two 4-byte
+    // data words and two 4-byte flags; LL128, 128-byte lines of 15 data words and a flag.
+    switch (format)
+    {
+        case WireFormat::LL:
+            return (bytes + 7) / 8 * 16;
+        case WireFormat::LL128:
+            return (bytes + 119) / 120 * 128;
+        case WireFormat::RAW:
+            break;
+    }
+    return bytes;
+}
+
 uint32_t
 Workload::AddGroup(const WorkloadGroup& group)
 {

@@ -21,6 +21,27 @@ namespace ns3
  * \brief One operation of a workload: a message to send, or a delay
  * (compute, or a scheduled start).
  */
+/**
+ * \ingroup ai-fabric
+ * \brief How a SEND's payload is laid out on the wire: as is, or in the lines of NCCL's
+ * low-latency protocols, whose flags travel with the data (FACTS.md 3.1; NCCL
+ * src/include/device.h). WireBytes() gives the bytes the transport carries.
+ */
+enum class WireFormat : uint8_t
+{
+    RAW = 0,   //!< the payload as is (NCCL's Simple protocol, or no protocol)
+    LL = 1,    //!< 16-byte lines of 8 data bytes and 8 flag bytes (NCCL's LL)
+    LL128 = 2, //!< 128-byte lines of 120 data bytes and an 8-byte flag (NCCL's LL128)
+};
+
+/**
+ * \ingroup ai-fabric
+ * \param format a wire format
+ * \param bytes payload (data) bytes
+ * \return the bytes carried on the wire: whole lines for LL and LL128
+ */
+uint64_t WireBytes(WireFormat format, uint64_t bytes);
+
 struct WorkloadOp
 {
     /// Operation kinds.
@@ -30,14 +51,16 @@ struct WorkloadOp
         DELAY = 1, //!< wait for duration on rank; done when it has passed
     };
 
-    Kind kind{SEND};   //!< what the op does
-    uint32_t group{0}; //!< index of the group (collective) it belongs to
-    uint32_t step{0};  //!< algorithm step within the group
-    uint32_t rank{0};  //!< executing endpoint (the sender for SEND)
-    uint32_t peer{0};  //!< receiving endpoint (SEND)
-    uint16_t qp{0};    //!< queue pair index (SEND)
-    uint64_t bytes{0}; //!< payload bytes (SEND)
-    Time duration;     //!< how long (DELAY)
+    Kind kind{SEND};                  //!< what the op does
+    WireFormat wire{WireFormat::RAW}; //!< how the payload travels (SEND)
+    uint32_t group{0};                //!< index of the group (collective) it belongs to
+    uint32_t step{0};                 //!< algorithm step within the group
+    uint32_t rank{0};                 //!< executing endpoint (the sender for SEND)
+    uint32_t peer{0};                 //!< receiving endpoint (SEND)
+    uint16_t qp{0};                   //!< queue pair index (SEND)
+    uint64_t bytes{0};                //!< payload bytes (SEND)
+    Time duration; //!< how long (DELAY); SEND: how long after its dependencies are done
+                   //!< the message is posted (the protocol's per-hop latency)
 };
 
 /**
@@ -76,6 +99,20 @@ struct EndpointPlace
 
 /**
  * \ingroup ai-fabric
+ * \brief The NCCL protocol a collective's connections use (FACTS.md 3.1, 3.7;
+ * docs/collectives.md, "Protocols"): wire framing, per-hop and launch latency, slots.
+ */
+enum class Protocol : uint8_t
+{
+    NONE = 0,   //!< the transport alone: no framing, no software latency, no slot limit
+    SIMPLE = 1, //!< NCCL's Simple protocol: raw data, fences, 512 KiB slots
+    LL = 2,     //!< NCCL's LL: 8 of every 16 bytes are data, lowest latency
+    LL128 = 3,  //!< NCCL's LL128: 120 of every 128 bytes are data
+    AUTO = 4,   //!< NCCL's choice by size (ResolveProtocol()), resolved before building
+};
+
+/**
+ * \ingroup ai-fabric
  * \brief How a ring collective orders its ranks on each channel.
  */
 enum class RingOrder : uint8_t
@@ -106,6 +143,14 @@ struct WorkloadGroup
     std::vector<std::vector<uint32_t>> rings; //!< per channel (channel c uses rings[c % size]):
                                               //!< the ring order of rank positions; empty:
                                               //!< positions in order (PlanChannels() fills it)
+    Protocol protocol{Protocol::NONE};        //!< NCCL protocol; AUTO until ResolveProtocol()
+    uint32_t slots{0};             //!< messages a connection (sender, receiver, queue pair)
+                                   //!< may have in flight: send j waits until send
+                                   //!< j - slots is consumed (NCCL_STEPS); 0: no limit
+    Time launchLatency;            //!< before a rank's first op (kernel launch, NCCL's
+                                   //!< base latency); 0: none
+    Time hopLatencyIntra;          //!< each send inside a server (NVLink hop latency)
+    Time hopLatencyInter;          //!< each send between servers (network hop latency)
     uint64_t chunkBytes{0};        //!< pipelining unit of ring/tree steps, bytes; 0: whole
                                    //!< steps, no pipelining (NCCL: NCCL_CHUNK_BYTES)
     double gammaSecondsPerByte{0}; //!< reduction cost, seconds per reduced byte (0: free)
