@@ -4,14 +4,18 @@
  * NCCL's protocols and slots (docs/collectives.md, "Protocols"): the wire framing, the
  * latencies, the slot flow control and the choice `protocol: auto` makes.
  */
+#include "config/yaml-scenario-reader.h"
 #include "run/scenario-runner.h"
 #include "test-fabrics.h"
+#include "tool-runner.h"
 
 #include "ns3/analytic-model.h"
 #include "ns3/fabric-graph.h"
 #include "ns3/nccl-protocol.h"
 #include "ns3/workload.h"
 
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <map>
 #include <tuple>
@@ -243,4 +247,65 @@ TEST(Protocol, GivenLatenciesOverrideTheProtocols)
     // size nothing else overlaps them).
     const double saved = base.collectives[0].durationS - t;
     EXPECT_NEAR(saved, 6.6e-6 + 14 * 1.7e-6, 0.1 * (6.6e-6 + 14 * 1.7e-6));
+}
+
+/// A kernel copy rate below the link rate paces every rank's sends: an all-to-all then
+/// takes its bytes per rank over that rate, and the schedule model says so too.
+TEST(Protocol, KernelBandwidthPacesTheRanks)
+{
+    ScenarioSpec s = aifabrictest::SingleSwitchRing(8, 64 << 20, CollectiveOp::ALL_TO_ALL);
+    CollectiveSpec& c = s.traffic.collectives[0];
+    c.algorithm = "direct";
+    c.protocol = Protocol::SIMPLE;
+    const RunResults free = RunScenario(s, RunOptions{});
+    c.kernelBytesPerSecond = 10e9; // a fifth of NDR's 50 GB/s
+    const RunResults paced = RunScenario(s, RunOptions{});
+    ASSERT_TRUE(free.complete);
+    ASSERT_TRUE(paced.complete);
+    const double perRank = 7.0 / 8 * (64 << 20);
+    const double t = paced.collectives[0].durationS;
+    // The copies one after the other, then the last 8 MiB message at NDR's rate, plus the
+    // launch and one post latency.
+    EXPECT_GT(t, perRank / 10e9);
+    EXPECT_LT(t, perRank / 10e9 + (8 << 20) / 45e9 + 30e-6);
+    EXPECT_LT(free.collectives[0].durationS, 0.3 * t);
+    EXPECT_NEAR(t / ScheduleModel(s), 1.0, 0.05);
+    // The wait is before the post: no flow takes longer than in the unpaced run.
+    double slowestFree = 0;
+    double slowestPaced = 0;
+    for (std::size_t i = 0; i < free.flows.size(); ++i)
+    {
+        slowestFree = std::max(slowestFree, free.flows[i].FctS());
+        slowestPaced = std::max(slowestPaced, paced.flows[i].FctS());
+    }
+    EXPECT_LE(slowestPaced, slowestFree);
+}
+
+/// `algorithm: auto` on an all-reduce takes NCCL's choice between ring and tree per size:
+/// across two servers, the tree's log-depth latency wins small buffers, the ring's bandwidth
+/// large ones, and the choice is never slower than either by more than the models differ.
+TEST(Protocol, AlgorithmAutoPicksRingOrTreeBySize)
+{
+    const std::filesystem::path dir = aifabrictest::FreshScratch("protocol-auto");
+    auto run = [&dir](const std::string& algorithm, const std::string& size) {
+        const std::filesystem::path p = dir / ("s-" + algorithm + "-" + size + ".yaml");
+        std::ofstream(p) << "name: a\nseed: 1\ntopology: "
+                         << aifabrictest::SourcePath("validation/fabrics/rail-2x8-h100-ndr.yaml")
+                         << "\ntraffic:\n  collectives:\n    - name: ar\n      op: all-reduce\n"
+                            "      algorithm: "
+                         << algorithm << "\n      size: " << size << "\n";
+        const RunResults r = RunScenario(ReadScenarioFile(p.string()), RunOptions{});
+        EXPECT_TRUE(r.complete);
+        return r.collectives.at(0);
+    };
+    const CollectiveResult small = run("auto", "8B");
+    const CollectiveResult large = run("auto", "128MiB");
+    EXPECT_EQ(small.algorithm, "tree");
+    EXPECT_EQ(large.algorithm, "ring");
+    EXPECT_LE(small.durationS, run("ring", "8B").durationS);
+    EXPECT_LE(large.durationS, run("tree", "128MiB").durationS);
+    // The chosen run is the explicit algorithm's run, protocol and all.
+    const CollectiveResult tree = run("tree", "8B");
+    EXPECT_EQ(small.durationS, tree.durationS);
+    EXPECT_EQ(small.protocol, tree.protocol);
 }

@@ -1617,7 +1617,8 @@ class ProtocolDagTestCase : public CollectiveDagTestCase
             g.gammaSecondsPerByte = CollectiveOpReduces(op) ? 1e-11 : 0;
             ApplyProtocol(g, Protocol::LL, ProtocolOverrides{});
             NS_TEST_EXPECT_MSG_EQ(g.slots, NCCL_SLOTS, algo);
-            NS_TEST_EXPECT_MSG_EQ(g.chunkBytes, a->GetCapabilities().chunked ? 32 * 1024 : 0, algo);
+            const uint64_t chunkExpected = a->GetCapabilities().chunked ? 32 * 1024 : 0;
+            NS_TEST_EXPECT_MSG_EQ(g.chunkBytes, chunkExpected, algo);
             NS_TEST_EXPECT_MSG_EQ(a->Validate(g), "", algo);
             ++built;
             for (const bool perRank : {false, true})
@@ -1644,7 +1645,8 @@ class ProtocolDagTestCase : public CollectiveDagTestCase
                         ++launches;
                     }
                 }
-                NS_TEST_EXPECT_MSG_EQ(launches, perRank ? 8U : 1U, algo << ": launch ops");
+                const uint32_t launchesExpected = perRank ? 8 : 1;
+                NS_TEST_EXPECT_MSG_EQ(launches, launchesExpected, algo << ": launch ops");
                 // Send j is reachable from send j - slots.
                 for (const auto& [key, sends] : conns)
                 {

@@ -32,6 +32,8 @@ struct CollectiveSpec
     CollectiveOp op{CollectiveOp::ALL_REDUCE}; //!< the operation (`op:`, CollectiveOpNames())
     std::string algorithm;       //!< CollectiveAlgorithmNames(): "ring", "tree", ... (the name an
                                  //!< algorithm registers, CreateCollectiveAlgorithm())
+    bool algorithmAuto{false};   //!< `algorithm: auto` on all-reduce: NCCL's choice between ring
+                                 //!< and tree per size (ResolveProtocol()); `algorithm` is ring
     uint64_t bytes{0};           //!< buffer size S, bytes (nccl-tests convention per op)
     std::vector<uint32_t> ranks; //!< GPU indices taking part, in ring order; empty = all GPUs
     SpecLocation ranksWhere;     //!< location of the ranks value (for errors found later)
@@ -47,6 +49,7 @@ struct CollectiveSpec
     Time hopLatencyIntra;                //!< `nvlink_hop_latency:`, when given
     Time hopLatencyInter;                //!< `net_hop_latency:`, when given
     ProtocolOverrides given;             //!< which of chunk, slots and latencies were given
+    double kernelBytesPerSecond{0};      //!< `kernel_bandwidth:` per rank, bytes/s; 0: no limit
     double gammaSecondsPerByte{0};       //!< reduction cost, seconds per reduced byte
     uint32_t root{0};                    //!< broadcast/reduce root: position in ranks
     uint32_t ranksPerNode{0};            //!< hierarchical: GPUs per node (ranks node-major)

@@ -88,6 +88,7 @@ const std::vector<std::string> COLLECTIVE_KEYS = {"name",
                                                   "launch_latency",
                                                   "nvlink_hop_latency",
                                                   "net_hop_latency",
+                                                  "kernel_bandwidth",
                                                   "reduction_bandwidth",
                                                   "root",
                                                   "ranks_per_node",
@@ -141,6 +142,7 @@ const std::vector<std::string> TRAINING_KEYS = {"name",
                                                 "chunk_bytes",
                                                 "protocol",
                                                 "slots",
+                                                "kernel_bandwidth",
                                                 "bucket_bytes",
                                                 "overlap_grad_reduce",
                                                 "grad_bytes_per_element"};
@@ -1818,14 +1820,19 @@ CollectiveKeyProblem(const std::string& key,
 /**
  * \brief A collective's `algorithm`, or the default: the first of
  * CollectiveAlgorithmNames() that implements the op (ring, else direct).
+ * `auto` is NCCL's choice: for all-reduce, between ring and tree per size on the fabric
+ * (ResolveProtocol(), CollectiveSpec::algorithmAuto; the checks here see ring); for the
+ * other ops NCCL has one algorithm here, the default.
  * \param c the collective's mapping
  * \param op its op
+ * \param[out] chosenLater whether the algorithm is chosen on the fabric (all-reduce `auto`)
  * \return the algorithm's name
  * \throws SpecError at the value if the algorithm is unknown or does not implement \p op
  */
 std::string
-ReadAlgorithm(const Mapping& c, CollectiveOp op)
+ReadAlgorithm(const Mapping& c, CollectiveOp op, bool& chosenLater)
 {
+    chosenLater = false;
     std::vector<std::string> implementing;
     for (const auto& name : CollectiveAlgorithmNames())
     {
@@ -1843,7 +1850,14 @@ ReadAlgorithm(const Mapping& c, CollectiveOp op)
     {
         return implementing.front();
     }
-    const std::string name = ReadChoice(*f, "algorithm", CollectiveAlgorithmNames());
+    std::vector<std::string> names = CollectiveAlgorithmNames();
+    names.emplace_back("auto");
+    const std::string name = ReadChoice(*f, "algorithm", names);
+    if (name == "auto")
+    {
+        chosenLater = op == CollectiveOp::ALL_REDUCE;
+        return implementing.front();
+    }
     if (!Contains(implementing, name))
     {
         f->Fail("algorithm " + name + " does not implement " + CollectiveOpName(op)
@@ -1961,7 +1975,7 @@ ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topo
 {
     const std::string op = ReadChoice(c.Require("op"), "op", CollectiveOpNames());
     NS_ABORT_MSG_UNLESS(CollectiveOpFromName(op, spec.op), "no op named '" << op << "'");
-    spec.algorithm = ReadAlgorithm(c, spec.op);
+    spec.algorithm = ReadAlgorithm(c, spec.op, spec.algorithmAuto);
 
     // Keys that do not apply to this op and algorithm, in file order; then the required ones.
     const bool hasMatrix = spec.op == CollectiveOp::ALL_TO_ALL && c.Find("matrix") != nullptr;
@@ -2084,6 +2098,10 @@ ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topo
     {
         spec.hopLatencyInter = ReadTime(*f, false);
         spec.given.hopInter = true;
+    }
+    if (const Field* f = c.Find("kernel_bandwidth"))
+    {
+        spec.kernelBytesPerSecond = static_cast<double>(ReadRate(*f).GetBitRate()) / 8.0;
     }
     if (const Field* f = c.Find("reduction_bandwidth"))
     {
@@ -2860,6 +2878,10 @@ ParseTraining(const Field& f,
     if (const Field* k = m.Find("slots"))
     {
         t.slots = static_cast<uint32_t>(ReadInteger(*k, 1, MAX_SLOTS));
+    }
+    if (const Field* k = m.Find("kernel_bandwidth"))
+    {
+        t.kernelBytesPerSecond = static_cast<double>(ReadRate(*k).GetBitRate()) / 8.0;
     }
     if (const Field* k = m.Find("chunk_bytes"))
     {

@@ -335,11 +335,6 @@ CheckRun(const FabricGraph& graph,
         {
             continue;
         }
-        if (runner.GetMessageId(i) == UINT32_MAX)
-        {
-            ++r.waitingOps; // in its protocol's post latency: not yet given to the transport
-            continue;
-        }
         ++r.openMessages;
         if (r.stallReport.size() < MAX_STALL_REPORT)
         {
@@ -356,7 +351,7 @@ CheckRun(const FabricGraph& graph,
             {
                 m.delivered = fabric.transports[op.peer]->GetPartialBytes(op.rank, msgId);
             }
-            m.postedS = (runner.GetOpStart(i) + op.duration).GetSeconds();
+            m.postedS = runner.GetOpStart(i).GetSeconds();
             r.stallReport.push_back(std::move(m));
         }
     }

@@ -97,10 +97,12 @@ BuildWorkload(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl)
             rng->SetStream(PERMUTATION_STREAM_BASE + static_cast<int64_t>(ci));
             g.transfers = MakePermutationTransfers(g.ranks.size(), g.bytes, rng);
         }
+        // `algorithm: auto` was chosen on the fabric (MakeWorkloadGroup()).
+        algo = CreateCollectiveAlgorithm(g.algorithm);
         const std::string problem = algo->Validate(g);
         if (!problem.empty())
         {
-            throw SpecError(c.where, c.algorithm + " " + g.op + ": " + problem);
+            throw SpecError(c.where, g.algorithm + " " + g.op + ": " + problem);
         }
         const uint32_t group = wl.AddGroup(g);
         WorkloadOp start;
@@ -591,7 +593,7 @@ GatherGroups(const FabricGraph& graph,
             f.dst = op.peer;
             f.bytes = op.bytes;
             f.wireBytes = WireBytes(op.wire, op.bytes);
-            f.startS = (start + op.duration).GetSeconds();
+            f.startS = start.GetSeconds();
             f.endS = end.GetSeconds();
             c.endS = std::max(c.endS, f.endS);
             double& finish = c.finishSPerRank[position[op.peer]];
@@ -899,9 +901,10 @@ MakeWorkloadGroup(const CollectiveSpec& c,
     g.launchLatency = c.launchLatency;
     g.hopLatencyIntra = c.hopLatencyIntra;
     g.hopLatencyInter = c.hopLatencyInter;
+    g.kernelBytesPerSecond = c.kernelBytesPerSecond;
     if (graph)
     {
-        ResolveProtocol(*graph, g, c.given);
+        ResolveProtocol(*graph, g, c.given, c.algorithmAuto);
     }
     return g;
 }

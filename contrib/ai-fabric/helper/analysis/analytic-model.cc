@@ -396,31 +396,44 @@ CollectiveAlphaBeta(const FabricGraph& graph, const WorkloadGroup& g)
 void
 AddProtocolCost(const WorkloadGroup& g, bool interCrosses, CollectiveCost& cost)
 {
-    if (g.protocol == Protocol::NONE || g.protocol == Protocol::AUTO)
-    {
-        return;
-    }
     // The framing stretches every byte (LL: 16 wire bytes per 8; LL128: 128 per 120), and
     // every message waits its hop's post latency before it leaves.
-    const WireFormat wire = GetProtocolProfile(g.protocol).wire;
+    const WireFormat wire = g.protocol == Protocol::NONE || g.protocol == Protocol::AUTO
+                                ? WireFormat::RAW
+                                : GetProtocolProfile(g.protocol).wire;
     const double stretch
         = static_cast<double>(WireBytes(wire, 120 * 8)) / static_cast<double>(120 * 8);
     cost.intra.betaSPerByte *= stretch;
     cost.inter.betaSPerByte *= stretch;
+    if (g.kernelBytesPerSecond > 0)
+    {
+        // The kernel's copies pipeline with the transfers: the slower of the two sets the pace.
+        const double kernel = stretch / g.kernelBytesPerSecond;
+        cost.intra.betaSPerByte = std::max(cost.intra.betaSPerByte, kernel);
+        cost.inter.betaSPerByte = std::max(cost.inter.betaSPerByte, kernel);
+    }
     cost.intra.alphaS += g.hopLatencyIntra.GetSeconds();
     cost.inter.alphaS += (interCrosses ? g.hopLatencyInter : g.hopLatencyIntra).GetSeconds();
 }
 
 Protocol
-ResolveProtocol(const FabricGraph& graph, WorkloadGroup& g, const ProtocolOverrides& given)
+ResolveProtocol(const FabricGraph& graph,
+                WorkloadGroup& g,
+                const ProtocolOverrides& given,
+                bool chooseAlgorithm)
 {
-    if (g.protocol != Protocol::AUTO)
+    std::vector<std::string> algorithms{g.algorithm};
+    if (chooseAlgorithm && g.op == "all-reduce")
+    {
+        algorithms = {"ring", "tree"}; // NCCL's all-reduce algorithms here (NVLS: issue 15)
+    }
+    if (g.protocol != Protocol::AUTO && algorithms.size() == 1)
     {
         ApplyProtocol(g, g.protocol, given);
         return g.protocol;
     }
     const Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(g.algorithm);
-    if (algo && algo->GetCapabilities().pointToPoint)
+    if (algorithms.size() == 1 && algo && algo->GetCapabilities().pointToPoint)
     {
         // NCCL's point-to-point rule: LL for small messages, Simple otherwise.
         const Protocol p
@@ -428,11 +441,9 @@ ResolveProtocol(const FabricGraph& graph, WorkloadGroup& g, const ProtocolOverri
         ApplyProtocol(g, p, given);
         return p;
     }
-    // NCCL's choice for its collectives: the protocol its cost model (latency + size /
-    // bandwidth) finds fastest for this size, here with the fabric's own alpha and beta.
-    WorkloadGroup probe = g;
-    probe.protocol = Protocol::NONE;
-    const CollectiveCost raw = CollectiveAlphaBeta(graph, probe);
+    // NCCL's choice for its collectives: the (algorithm, protocol) its cost model (latency +
+    // size / bandwidth) finds fastest for this size, here with the fabric's own alpha and
+    // beta; the first on ties (ring, Simple).
     bool interCrosses = false;
     const auto& nodes = graph.GetNodes();
     for (const uint32_t e : g.ranks)
@@ -441,23 +452,43 @@ ResolveProtocol(const FabricGraph& graph, WorkloadGroup& g, const ProtocolOverri
         const auto& b = nodes[graph.GetGpuNode(g.ranks.front())];
         interCrosses = interCrosses || a.server == FabricGraph::NONE || a.server != b.server;
     }
-    Protocol best = Protocol::SIMPLE;
+    const std::vector<Protocol> protocols = g.protocol == Protocol::AUTO
+                                                ? AutoProtocolCandidates()
+                                                : std::vector<Protocol>{g.protocol};
+    WorkloadGroup best = g;
     double bestTime = -1;
-    for (const Protocol p : AutoProtocolCandidates())
+    for (const std::string& a : algorithms)
     {
-        WorkloadGroup candidate = g;
-        ApplyProtocol(candidate, p, given);
-        CollectiveCost cost = raw;
-        AddProtocolCost(candidate, interCrosses, cost);
-        const double t = CollectiveTime(candidate, cost, CollectiveModel::SCHEDULE);
-        if (t >= 0 && (bestTime < 0 || t < bestTime))
+        WorkloadGroup probe = g;
+        probe.algorithm = a;
+        probe.protocol = Protocol::NONE;
+        const Ptr<CollectiveAlgorithm> candidateAlgo = CreateCollectiveAlgorithm(a);
+        if (!candidateAlgo || !candidateAlgo->Validate(probe).empty())
         {
-            best = p;
-            bestTime = t;
+            continue;
+        }
+        const CollectiveCost raw = CollectiveAlphaBeta(graph, probe);
+        for (const Protocol p : protocols)
+        {
+            WorkloadGroup candidate = probe;
+            ApplyProtocol(candidate, p, given);
+            CollectiveCost cost = raw;
+            AddProtocolCost(candidate, interCrosses, cost);
+            const double t = CollectiveTime(candidate, cost, CollectiveModel::SCHEDULE);
+            if (t >= 0 && (bestTime < 0 || t < bestTime))
+            {
+                best = candidate;
+                bestTime = t;
+            }
         }
     }
-    ApplyProtocol(g, best, given);
-    return best;
+    if (bestTime < 0)
+    {
+        ApplyProtocol(g, g.protocol == Protocol::AUTO ? Protocol::SIMPLE : g.protocol, given);
+        return g.protocol;
+    }
+    g = best;
+    return g.protocol;
 }
 
 double

@@ -130,9 +130,10 @@ CollectiveCost CollectiveAlphaBeta(const FabricGraph& graph, const WorkloadGroup
 /**
  * \ingroup ai-fabric
  * \brief What the group's protocol adds to its paths' costs (docs/collectives.md,
- * "Protocols"): beta stretched by the wire framing, alpha raised by the per-hop post
- * latency (NVLink for intra paths; for inter paths, the network's when they leave a
- * server). Nothing for NONE. The launch latency is CollectiveTime()'s.
+ * "Protocols"): beta stretched by the wire framing and bounded below by the kernel's copy
+ * rate (WorkloadGroup::kernelBytesPerSecond), alpha raised by the per-hop post latency
+ * (NVLink for intra paths; for inter paths, the network's when they leave a server). NONE
+ * adds no framing and no latency. The launch latency is CollectiveTime()'s.
  * \param group the collective (its protocol resolved)
  * \param interCrosses whether the inter paths leave a server
  * \param[in,out] cost the costs, raised
@@ -148,11 +149,14 @@ void AddProtocolCost(const WorkloadGroup& group, bool interCrosses, CollectiveCo
  * \param graph the fabric
  * \param group the collective (algorithm, ranks, bytes, channels, protocol); updated
  * \param given which protocol-derived values the user set
+ * \param chooseAlgorithm also choose the algorithm as NCCL does (`algorithm: auto`): the
+ *        fastest (algorithm, protocol) pair of ring and tree for an all-reduce, ring on ties
  * \return the protocol
  */
 Protocol ResolveProtocol(const FabricGraph& graph,
                          WorkloadGroup& group,
-                         const ProtocolOverrides& given);
+                         const ProtocolOverrides& given,
+                         bool chooseAlgorithm = false);
 
 /**
  * \ingroup ai-fabric

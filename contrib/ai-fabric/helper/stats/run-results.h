@@ -476,8 +476,8 @@ struct RunResults
     std::string stopReason{"done"};
     bool interrupted{false};                 //!< stopped by SIGINT/SIGTERM
     uint64_t openMessages{0};                //!< messages posted and not delivered
-    uint64_t waitingOps{0};                  //!< ops that never started, and sends in their
-                                             //!< protocol's post latency (not yet posted)
+    uint64_t waitingOps{0};                  //!< ops that never started (sends in their
+                                             //!< protocol's or kernel's wait included)
     std::vector<StalledMessage> stallReport; //!< the first open messages, by op
     std::vector<std::string> deadlockCycle;  //!< blocked ports in a cycle ("u->v"), if any
     double memoryEstimateBytes{0};           //!< estimated peak memory of the run, bytes

@@ -749,6 +749,7 @@ TrainingBuilder::AddGroup(const WorkloadGroup& g, const TrainingGroupInfo& gi)
         given.slots = m_spec.slots > 0;
         r.protocol = m_spec.protocol;
         r.slots = m_spec.slots;
+        r.kernelBytesPerSecond = m_spec.kernelBytesPerSecond;
         if (m_resolve)
         {
             m_resolve(r, given);
@@ -1709,7 +1710,11 @@ SummarizeTrainingRun(const TrainingWorkloadInfo& info, const WorkloadExecution& 
                 switch (c.wait)
                 {
                     case TrainingComputeOp::WAIT_PIPELINE: {
-                        const int64_t sent = runner.GetOpStart(c.waitSend).GetPicoSeconds();
+                        // When the data was ready to send: its post, less the protocol's
+                        // post latency (communication, not the sender's compute).
+                        const int64_t sent
+                            = runner.GetOpStart(c.waitSend).GetPicoSeconds()
+                              - runner.GetWorkload().GetOps()[c.waitSend].duration.GetPicoSeconds();
                         const int64_t before = std::clamp<int64_t>(sent - prevEnd, 0, gap);
                         idle += before;
                         pipe += gap - before;

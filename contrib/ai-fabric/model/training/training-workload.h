@@ -88,6 +88,8 @@ struct TrainingSpec
     Protocol protocol{Protocol::NONE}; //!< NCCL protocol of every communication group (AUTO:
                                        //!< NCCL's choice per group, by the resolver)
     uint32_t slots{0};                 //!< slots per connection; 0: the protocol's (NCCL_SLOTS)
+    double kernelBytesPerSecond{0};    //!< communication kernels' copy rate per rank, bytes/s;
+                                       //!< 0: no limit
     uint64_t chunkBytes{0};            //!< collective pipelining chunk, bytes; 0: whole
     uint64_t bucketBytes{25 * 1024 * 1024}; //!< DP gradient bucket, bytes (PyTorch DDP 25 MiB)
     bool overlapGradReduce{true};           //!< issue buckets during the backward pass

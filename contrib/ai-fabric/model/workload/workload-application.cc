@@ -11,6 +11,9 @@
 #include "ns3/workload-execution.h"
 #include "ns3/workload.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace ns3
 {
 
@@ -26,7 +29,7 @@ WorkloadApplication::GetTypeId()
               .SetGroupName("AiFabric")
               .AddConstructor<WorkloadApplication>()
               .AddTraceSource("OpStarted",
-                              "An op of this endpoint started",
+                              "An op of this endpoint started (a SEND: its message was posted)",
                               MakeTraceSourceAccessor(&WorkloadApplication::m_opStarted),
                               "ns3::WorkloadApplication::OpTracedCallback")
               .AddTraceSource("OpCompleted",
@@ -128,17 +131,31 @@ void
 WorkloadApplication::StartOp(uint32_t i)
 {
     const WorkloadOp& op = m_workload->GetOps()[i];
-    const uint32_t l = m_execution->GetLocalIndex(i);
-    m_startPs[l] = Simulator::Now().GetPicoSeconds();
-    m_opStarted(i);
     if (op.kind == WorkloadOp::SEND)
     {
+        // A SEND starts when its message is posted (PostSend()), after the protocol's and
+        // the kernel's waits; it is open from now on.
         m_execution->NoteSendStarted();
-        if (op.duration.IsStrictlyPositive())
+        // The protocol's per-hop latency: the message is posted this long after it became
+        // eligible (docs/collectives.md, "Protocols").
+        Time wait = op.duration;
+        const double rate = m_workload->GetGroups()[op.group].kernelBytesPerSecond;
+        if (rate > 0)
         {
-            // The protocol's per-hop latency: the message is posted this long after it
-            // became eligible (docs/collectives.md, "Protocols").
-            Simulator::Schedule(op.duration, &WorkloadApplication::PostSend, this, i);
+            // The group's kernel copies the message into the connection's buffer at its
+            // rate, one message after the other, before it can be posted.
+            int64_t& freePs = m_kernelFreePs[op.group];
+            const int64_t startPs
+                = std::max(Simulator::Now().GetPicoSeconds() + op.duration.GetPicoSeconds(),
+                           freePs);
+            freePs
+                = startPs
+                  + std::llround(static_cast<double>(WireBytes(op.wire, op.bytes)) / rate * 1e12);
+            wait = PicoSeconds(freePs - Simulator::Now().GetPicoSeconds());
+        }
+        if (wait.IsStrictlyPositive())
+        {
+            Simulator::Schedule(wait, &WorkloadApplication::PostSend, this, i);
         }
         else
         {
@@ -147,6 +164,8 @@ WorkloadApplication::StartOp(uint32_t i)
     }
     else
     {
+        m_startPs[m_execution->GetLocalIndex(i)] = Simulator::Now().GetPicoSeconds();
+        m_opStarted(i);
         Simulator::Schedule(op.duration, &WorkloadApplication::CompleteOp, this, i);
     }
 }
@@ -155,6 +174,8 @@ void
 WorkloadApplication::PostSend(uint32_t i)
 {
     const WorkloadOp& op = m_workload->GetOps()[i];
+    m_startPs[m_execution->GetLocalIndex(i)] = Simulator::Now().GetPicoSeconds();
+    m_opStarted(i);
     const uint32_t msgId = m_transport->PostSend(op.peer, op.qp, WireBytes(op.wire, op.bytes));
     if (msgId >= m_opByMessage.size())
     {

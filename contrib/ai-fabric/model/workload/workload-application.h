@@ -10,6 +10,7 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -93,7 +94,8 @@ class WorkloadApplication : public Application
      */
     void MessageDelivered(uint32_t msgId, uint64_t bytes);
 
-    /// \param op an op of this endpoint \return its start time (negative if not started)
+    /// \param op an op of this endpoint \return its start time (a SEND: when its message was
+    /// posted, after the protocol's and the kernel's waits; negative if not started)
     Time GetOpStart(uint32_t op) const;
     /// \param op an op of this endpoint \return its end time (negative if not done)
     Time GetOpEnd(uint32_t op) const;
@@ -143,23 +145,26 @@ class WorkloadApplication : public Application
      */
     void OnTransportDelivered(uint32_t src, uint32_t dst, uint32_t msgId, uint64_t bytes);
 
-    Ptr<WorkloadExecution> m_execution;     //!< the shared execution
-    Ptr<RdmaTransport> m_transport;         //!< this node's transport
-    const Workload* m_workload{nullptr};    //!< the DAG
-    uint32_t m_endpoint{0};                 //!< this endpoint
-    std::vector<uint32_t> m_waiting;        //!< per own op: unfinished dependencies
-    std::vector<int64_t> m_startPs;         //!< per own op: start time, ps (-1: not yet)
-    std::vector<int64_t> m_endPs;           //!< per own op: end time, ps (-1: not yet)
-    std::vector<uint32_t> m_messageId;      //!< per own op: message id (SEND)
-    std::vector<uint32_t> m_opByMessage;    //!< message id -> op
-    uint64_t m_opsDone{0};                  //!< ops done
-    uint64_t m_bytesTotal{0};               //!< SEND payload bytes
-    uint64_t m_bytesDone{0};                //!< SEND payload bytes delivered
-    uint64_t m_messagesPosted{0};           //!< SEND ops posted
-    uint64_t m_messagesDelivered{0};        //!< SEND ops delivered
-    bool m_started{false};                  //!< StartApplication() ran
-    TracedCallback<uint32_t> m_opStarted;   //!< op started
-    TracedCallback<uint32_t> m_opCompleted; //!< op done
+    Ptr<WorkloadExecution> m_execution;  //!< the shared execution
+    Ptr<RdmaTransport> m_transport;      //!< this node's transport
+    const Workload* m_workload{nullptr}; //!< the DAG
+    uint32_t m_endpoint{0};              //!< this endpoint
+    std::vector<uint32_t> m_waiting;     //!< per own op: unfinished dependencies
+    std::vector<int64_t> m_startPs;      //!< per own op: start time (a SEND: its post), ps
+                                         //!< (-1: not yet)
+    std::vector<int64_t> m_endPs;        //!< per own op: end time, ps (-1: not yet)
+    std::vector<uint32_t> m_messageId;   //!< per own op: message id (SEND)
+    std::vector<uint32_t> m_opByMessage; //!< message id -> op
+    uint64_t m_opsDone{0};               //!< ops done
+    uint64_t m_bytesTotal{0};            //!< SEND payload bytes
+    uint64_t m_bytesDone{0};             //!< SEND payload bytes delivered
+    uint64_t m_messagesPosted{0};        //!< SEND ops posted
+    std::unordered_map<uint32_t, int64_t> m_kernelFreePs;    //!< per group with a kernel rate:
+                                                             //!< when its kernel is free, ps
+    uint64_t m_messagesDelivered{0};                         //!< SEND ops delivered
+    bool m_started{false};                                   //!< StartApplication() ran
+    TracedCallback<uint32_t> m_opStarted;                    //!< op started
+    TracedCallback<uint32_t> m_opCompleted;                  //!< op done
     TracedCallback<uint32_t, uint64_t, bool> m_conservation; //!< conservation error
 };
 

@@ -129,7 +129,7 @@ class WorkloadExecution : public Object
     bool IsDone() const;
     /// \return ops done
     uint64_t GetOpsDone() const;
-    /// \param op an op \return its start time (negative if it never started)
+    /// \param op an op \return its start time (a SEND: its post; negative if it never started)
     Time GetOpStart(uint32_t op) const;
     /// \param op an op \return its end time (negative if not done)
     Time GetOpEnd(uint32_t op) const;

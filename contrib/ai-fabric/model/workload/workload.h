@@ -144,20 +144,22 @@ struct WorkloadGroup
                                               //!< the ring order of rank positions; empty:
                                               //!< positions in order (PlanChannels() fills it)
     Protocol protocol{Protocol::NONE};        //!< NCCL protocol; AUTO until ResolveProtocol()
-    uint32_t slots{0};             //!< messages a connection (sender, receiver, queue pair)
-                                   //!< may have in flight: send j waits until send
-                                   //!< j - slots is consumed (NCCL_STEPS); 0: no limit
-    Time launchLatency;            //!< before a rank's first op (kernel launch, NCCL's
-                                   //!< base latency); 0: none
-    Time hopLatencyIntra;          //!< each send inside a server (NVLink hop latency)
-    Time hopLatencyInter;          //!< each send between servers (network hop latency)
-    uint64_t chunkBytes{0};        //!< pipelining unit of ring/tree steps, bytes; 0: whole
-                                   //!< steps, no pipelining (NCCL: NCCL_CHUNK_BYTES)
-    double gammaSecondsPerByte{0}; //!< reduction cost, seconds per reduced byte (0: free)
-    uint32_t root{0};              //!< broadcast/reduce root: position in ranks
-    uint32_t ranksPerNode{0};      //!< hierarchical: G, ranks per node (ranks node-major)
-    std::vector<uint64_t> matrix;  //!< all-to-all: P x P bytes, row-major, row = source
-                                   //!< position; empty: uniform S/P per pair
+    uint32_t slots{0};              //!< messages a connection (sender, receiver, queue pair)
+                                    //!< may have in flight: send j waits until send
+                                    //!< j - slots is consumed (NCCL_STEPS); 0: no limit
+    Time launchLatency;             //!< before a rank's first op (kernel launch, NCCL's
+                                    //!< base latency); 0: none
+    Time hopLatencyIntra;           //!< each send inside a server (NVLink hop latency)
+    Time hopLatencyInter;           //!< each send between servers (network hop latency)
+    double kernelBytesPerSecond{0}; //!< the communication kernel's copy rate per rank (its
+                                    //!< messages one after the other), bytes/s; 0: no limit
+    uint64_t chunkBytes{0};         //!< pipelining unit of ring/tree steps, bytes; 0: whole
+                                    //!< steps, no pipelining (NCCL: NCCL_CHUNK_BYTES)
+    double gammaSecondsPerByte{0};  //!< reduction cost, seconds per reduced byte (0: free)
+    uint32_t root{0};               //!< broadcast/reduce root: position in ranks
+    uint32_t ranksPerNode{0};       //!< hierarchical: G, ranks per node (ranks node-major)
+    std::vector<uint64_t> matrix;   //!< all-to-all: P x P bytes, row-major, row = source
+                                    //!< position; empty: uniform S/P per pair
     std::vector<WorkloadTransfer> transfers; //!< send-recv: the transfers
 };
 
