@@ -519,7 +519,15 @@ NcclTestsCommand(const std::vector<std::string>& args)
     report.topology = topology;
     if (!report.rows.empty())
     {
+        // `--algorithm auto` may choose per size: then the header says so.
         report.algorithm = report.rows.front().algorithm;
+        for (const ns3::SweepRow& row : report.rows)
+        {
+            if (row.algorithm != report.rows.front().algorithm)
+            {
+                report.algorithm = "auto (per size)";
+            }
+        }
         report.ranks = report.rows.front().ranks;
     }
     if (!ignored.empty())

@@ -1600,6 +1600,7 @@ class ProtocolDagTestCase : public CollectiveDagTestCase
         NS_TEST_EXPECT_MSG_EQ(WireBytes(WireFormat::LL128, 1200), 1280U, "LL128: 128 per 120");
         uint32_t built = 0;
         uint64_t checked = 0; // slot dependencies checked
+        uint64_t reduced = 0; // of which through the reduction that consumed the slot
         for (const std::string& algo : CollectiveAlgorithmNames())
         {
             const Ptr<CollectiveAlgorithm> a = CreateCollectiveAlgorithm(algo);
@@ -1652,8 +1653,23 @@ class ProtocolDagTestCase : public CollectiveDagTestCase
                 {
                     for (std::size_t j = g.slots; j < sends.size(); ++j)
                     {
+                        // From the reduction that consumed send j - slots, if any (the
+                        // slot is free only once its data is reduced), else from the send.
+                        uint32_t from = sends[j - g.slots];
+                        for (const uint32_t* s = wl.SuccessorsBegin(from);
+                             s != wl.SuccessorsEnd(from);
+                             ++s)
+                        {
+                            if (ops[*s].kind == WorkloadOp::DELAY && ops[*s].rank == ops[from].peer
+                                && ops[*s].duration.IsStrictlyPositive())
+                            {
+                                from = *s;
+                                ++reduced;
+                                break;
+                            }
+                        }
                         std::vector<bool> seen(ops.size(), false);
-                        std::vector<uint32_t> stack{sends[j - g.slots]};
+                        std::vector<uint32_t> stack{from};
                         while (!stack.empty() && !seen[sends[j]])
                         {
                             const uint32_t v = stack.back();
@@ -1680,6 +1696,7 @@ class ProtocolDagTestCase : public CollectiveDagTestCase
         }
         NS_TEST_EXPECT_MSG_EQ(built, CollectiveAlgorithmNames().size(), "every algorithm built");
         NS_TEST_EXPECT_MSG_GT(checked, 1000U, "slot dependencies checked");
+        NS_TEST_EXPECT_MSG_GT(reduced, 500U, "slot releases through a reduction checked");
     }
 };
 

@@ -186,6 +186,8 @@ WriteNcclTestsJson(const NcclTestsReport& r, std::ostream& os)
             w.Key("sim_over_analytic").Null();
         }
         w.Key("complete").Bool(row.complete);
+        w.Key("algorithm").String(row.algorithm);
+        w.Key("protocol").String(row.protocol);
         w.EndObject();
     }
     w.EndArray();

@@ -595,13 +595,14 @@ WriteRanksCsv(const RunResults& results, const std::string& path)
 void
 WriteSweepCsv(const RunResults& r, std::ostream& os)
 {
-    os << "size,count,type,op,time,algbw,busbw,analytic_us,sim_over_analytic\n";
+    os << "size,count,type,op,time,algbw,busbw,analytic_us,sim_over_analytic,algorithm,protocol\n";
     for (const SweepRow& row : r.sweep)
     {
         os << row.bytes << ',' << row.count << ',' << row.type << ',' << CsvField(row.op) << ','
            << Fixed(row.timeUs, 3) << ',' << Fixed(row.algbwGBps, 3) << ','
            << Fixed(row.busbwGBps, 3) << ',' << Fixed(row.analyticUs, 3) << ','
-           << (std::isfinite(row.simOverAnalytic) ? Fixed(row.simOverAnalytic, 4) : "") << '\n';
+           << (std::isfinite(row.simOverAnalytic) ? Fixed(row.simOverAnalytic, 4) : "") << ','
+           << CsvField(row.algorithm) << ',' << CsvField(row.protocol) << '\n';
     }
 }
 
@@ -819,6 +820,7 @@ WriteSummaryJson(const RunResults& r, std::ostream& os)
             w.Key("type").String(row.type);
             w.Key("op").String(row.op);
             w.Key("algorithm").String(row.algorithm);
+            w.Key("protocol").String(row.protocol);
             w.Key("ranks").Uint(row.ranks);
             w.Key("time_us").Double(row.timeUs);
             w.Key("algbw_GBps").Double(row.algbwGBps);

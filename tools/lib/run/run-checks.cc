@@ -311,7 +311,7 @@ CheckRun(const FabricGraph& graph,
             + "' (GPU " + std::to_string(op.rank) + " -> " + std::to_string(op.peer) + ") "
             + (e.duplicate ? "was delivered twice"
                            : "delivered " + std::to_string(e.delivered) + " bytes of "
-                                 + std::to_string(op.bytes) + " sent"));
+                                 + std::to_string(WireBytes(op.wire, op.bytes)) + " sent"));
     }
     if (errors.size() > MAX_VIOLATIONS_PER_KIND)
     {
@@ -345,7 +345,7 @@ CheckRun(const FabricGraph& graph,
             m.step = op.step;
             m.src = op.rank;
             m.dst = op.peer;
-            m.bytes = op.bytes;
+            m.bytes = WireBytes(op.wire, op.bytes); // as the transport counts them
             const uint32_t msgId = runner.GetMessageId(i);
             if (msgId != UINT32_MAX && op.peer < fabric.transports.size())
             {

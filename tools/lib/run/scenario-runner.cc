@@ -80,7 +80,7 @@ BuildWorkload(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl)
                             "algorithm '" + c.algorithm + "' does not implement '"
                                 + CollectiveOpName(c.op) + "'");
         }
-        WorkloadGroup g = MakeWorkloadGroup(c, gpus, wl.GetPlaces(), &graph);
+        WorkloadGroup g = MakeWorkloadGroup(c, gpus, wl.GetPlaces());
         for (const uint32_t r : g.ranks)
         {
             if (r >= gpus)
@@ -90,6 +90,7 @@ BuildWorkload(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl)
                                     + std::to_string(gpus) + " GPUs");
             }
         }
+        ResolveProtocol(graph, g, c.given, c.algorithmAuto); // and `algorithm: auto`
         if (g.op == "permutation" && g.ranks.size() >= 2)
         {
             // One stream per collective, seeded by the scenario (RngSeedManager).
@@ -193,8 +194,9 @@ BuildTraining(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl, 
     }
     // `protocol: auto` is chosen per group on this fabric; groups of the same shape (op,
     // algorithm, size, channels, ranks) get the same choice, computed once.
-    std::map<std::tuple<std::string, std::string, uint64_t, uint32_t, std::vector<uint32_t>>,
-             Protocol>
+    std::map<
+        std::tuple<std::string, std::string, uint64_t, uint32_t, std::vector<uint32_t>, uint64_t>,
+        Protocol>
         chosen;
     const ProtocolResolver resolve
         = [&graph, &chosen](WorkloadGroup& g, const ProtocolOverrides& given) {
@@ -203,7 +205,12 @@ BuildTraining(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl, 
                   ApplyProtocol(g, g.protocol, given);
                   return;
               }
-              const auto key = std::make_tuple(g.op, g.algorithm, g.bytes, g.channels, g.ranks);
+              const auto key = std::make_tuple(g.op,
+                                               g.algorithm,
+                                               g.bytes,
+                                               g.channels,
+                                               g.ranks,
+                                               LargestPeerMessage(g)); // the p2p rule reads it
               if (auto it = chosen.find(key); it != chosen.end())
               {
                   ApplyProtocol(g, it->second, given);
@@ -822,15 +829,17 @@ CheckMessagePackets(const ScenarioSpec& spec, const FabricGraph& graph, const Wo
 {
     const uint64_t mtu = graph.GetSmallestMtu();
     const WorkloadOp* largest = nullptr;
+    uint64_t largestWire = 0; // bytes on the wire: the protocol's lines (WireBytes())
     for (const WorkloadOp& op : workload.GetOps())
     {
-        if (op.kind == WorkloadOp::SEND && (!largest || op.bytes > largest->bytes))
+        const uint64_t wire = op.kind == WorkloadOp::SEND ? WireBytes(op.wire, op.bytes) : 0;
+        if (op.kind == WorkloadOp::SEND && (!largest || wire > largestWire))
         {
             largest = &op;
+            largestWire = wire;
         }
     }
-    if (!largest || mtu == 0
-        || (largest->bytes + mtu - 1) / mtu <= RdmaTransport::MAX_MESSAGE_PACKETS)
+    if (!largest || mtu == 0 || (largestWire + mtu - 1) / mtu <= RdmaTransport::MAX_MESSAGE_PACKETS)
     {
         return;
     }
@@ -844,8 +853,9 @@ CheckMessagePackets(const ScenarioSpec& spec, const FabricGraph& graph, const Wo
         }
     }
     throw SpecError(where,
-                    "a message of '" + group + "' (" + std::to_string(largest->bytes) + " B) needs "
-                        + std::to_string((largest->bytes + mtu - 1) / mtu)
+                    "a message of '" + group + "' (" + std::to_string(largest->bytes) + " B, "
+                        + std::to_string(largestWire) + " B on the wire) needs "
+                        + std::to_string((largestWire + mtu - 1) / mtu)
                         + " packets at the fabric's smallest mtu (" + std::to_string(mtu)
                         + " B); a message can have at most "
                         + std::to_string(RdmaTransport::MAX_MESSAGE_PACKETS)
@@ -1230,6 +1240,7 @@ RunSweep(const ScenarioSpec& spec, const RunOptions& options)
         row.count = cr->bytes / 4; // float32 elements, as nccl-tests -d float
         row.op = cr->op;
         row.algorithm = cr->algorithm;
+        row.protocol = cr->protocol;
         row.ranks = cr->ranks;
         row.timeUs = cr->durationS * 1e6;
         row.algbwGBps = cr->algbwGBps;

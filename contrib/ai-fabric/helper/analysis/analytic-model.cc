@@ -459,9 +459,14 @@ ResolveProtocol(const FabricGraph& graph,
     double bestTime = -1;
     for (const std::string& a : algorithms)
     {
+        // The fabric alone: ApplyProtocol() and AddProtocolCost() add the rest once.
         WorkloadGroup probe = g;
         probe.algorithm = a;
         probe.protocol = Protocol::NONE;
+        probe.launchLatency = Time();
+        probe.hopLatencyIntra = Time();
+        probe.hopLatencyInter = Time();
+        probe.kernelBytesPerSecond = 0;
         const Ptr<CollectiveAlgorithm> candidateAlgo = CreateCollectiveAlgorithm(a);
         if (!candidateAlgo || !candidateAlgo->Validate(probe).empty())
         {

@@ -309,6 +309,7 @@ struct SweepRow
     std::string type{"float"}; //!< element type
     std::string op;            //!< operation
     std::string algorithm;     //!< algorithm
+    std::string protocol;      //!< NCCL protocol it ran with (`protocol: auto` resolved)
     uint32_t ranks{0};         //!< ranks
     double timeUs{0};          //!< simulated duration, microseconds
     double algbwGBps{0};       //!< S / time, GB/s
@@ -423,8 +424,9 @@ struct StalledMessage
     uint32_t step{0};      //!< algorithm step
     uint32_t src{0};       //!< source GPU index
     uint32_t dst{0};       //!< destination GPU index
-    uint64_t bytes{0};     //!< payload bytes posted
-    uint64_t delivered{0}; //!< payload bytes the receiver had accepted
+    uint64_t bytes{0};     //!< bytes posted to the transport (the payload in its protocol's
+                           //!< lines, WireBytes())
+    uint64_t delivered{0}; //!< of those, the bytes the receiver had accepted
     double postedS{0};     //!< when it was posted, seconds
 };
 

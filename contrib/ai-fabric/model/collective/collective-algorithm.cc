@@ -168,9 +168,11 @@ uint32_t
 CollectiveBuilder::Send(uint32_t step, uint32_t src, uint32_t dst, uint16_t qp, uint64_t bytes)
 {
     const WorkloadGroup& g = Group();
+    NS_ABORT_MSG_IF(g.protocol == Protocol::AUTO,
+                    "group '" << g.name << "': protocol auto must be resolved before building");
     WorkloadOp op;
     op.kind = WorkloadOp::SEND;
-    op.wire = g.protocol == Protocol::AUTO ? WireFormat::RAW : GetProtocolProfile(g.protocol).wire;
+    op.wire = GetProtocolProfile(g.protocol).wire;
     op.group = m_group;
     op.step = step;
     op.rank = m_endpoints[src];
@@ -192,20 +194,23 @@ CollectiveBuilder::Send(uint32_t step, uint32_t src, uint32_t dst, uint16_t qp, 
         const uint64_t key
             = (static_cast<uint64_t>(src) << 40) | (static_cast<uint64_t>(dst) << 16) | qp;
         Connection& c = m_connections[key];
-        if (c.release.empty())
+        const std::size_t s = c.sent % g.slots;
+        if (c.release.size() < g.slots)
         {
-            c.release.assign(g.slots, NONE);
-            c.occupant.assign(g.slots, NONE);
+            c.release.push_back(i); // slots are added as they are first used
+            c.occupant.push_back(i);
         }
-        const uint32_t s = c.sent % g.slots;
-        if (c.release[s] != NONE)
+        else
         {
             m_workload.AddDependency(c.release[s], i);
+            // The send that held this slot hands it to send i: if its data is reduced
+            // later (Reduce()), that reduction must come before send i too.
             m_slotOf.erase(c.occupant[s]);
+            m_slotTaker[c.occupant[s]] = i;
+            c.release[s] = i;
+            c.occupant[s] = i;
         }
-        c.release[s] = i;
-        c.occupant[s] = i;
-        m_slotOf[i] = &c.release[s];
+        m_slotOf[i] = {&c, static_cast<uint32_t>(s)};
         ++c.sent;
     }
     return i;
@@ -240,10 +245,17 @@ CollectiveBuilder::Reduce(uint32_t step,
         m_workload.AddDependency(Start(pos), i);
     }
     chain = i;
-    // The slot the input arrived in is free once the reduction has read it.
-    if (auto it = m_slotOf.find(input); it != m_slotOf.end() && *it->second == input)
+    // The slot the input arrived in is free once the reduction has read it: the next send
+    // to take the slot waits for the reduction (directly, if it is already built).
+    if (auto it = m_slotOf.find(input);
+        it != m_slotOf.end() && it->second.first->release[it->second.second] == input)
     {
-        *it->second = i;
+        it->second.first->release[it->second.second] = i;
+    }
+    else if (auto taker = m_slotTaker.find(input); taker != m_slotTaker.end())
+    {
+        m_workload.AddDependency(i, taker->second);
+        m_slotTaker.erase(taker);
     }
     return i;
 }

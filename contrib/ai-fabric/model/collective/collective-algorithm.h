@@ -212,12 +212,15 @@ class CollectiveBuilder
     };
 
     std::unordered_map<uint64_t, Connection> m_connections; //!< (src, dst, qp) -> slots
-    std::unordered_map<uint32_t, uint32_t*> m_slotOf;       //!< send holding a slot -> its release
-    const std::vector<uint32_t>& m_endpoints;               //!< rank position -> endpoint id
-    bool m_perRankStart;                                    //!< ranks have different start ops
-    uint32_t m_maxStep{0};                                  //!< highest step used
-    double m_gamma;                                         //!< reduction cost, seconds per byte
-    std::vector<std::vector<uint32_t>> m_done;              //!< per rank: ops its done op waits for
+    std::unordered_map<uint32_t, std::pair<Connection*, uint32_t>>
+        m_slotOf; //!< send holding a slot -> its connection and slot
+    std::unordered_map<uint32_t, uint32_t> m_slotTaker; //!< send -> the send that took its
+                                                        //!< slot before its data was reduced
+    const std::vector<uint32_t>& m_endpoints;           //!< rank position -> endpoint id
+    bool m_perRankStart;                                //!< ranks have different start ops
+    uint32_t m_maxStep{0};                              //!< highest step used
+    double m_gamma;                                     //!< reduction cost, seconds per byte
+    std::vector<std::vector<uint32_t>> m_done;          //!< per rank: ops its done op waits for
 };
 
 /**

@@ -296,7 +296,9 @@ TreeCollectiveAlgorithm::BuildTree(CollectiveBuilder& b,
     // only once the neighbour has passed piece k - slots on. Without this bound a
     // leaf, whose pieces are all ready at once, would flood its parent and take
     // NIC time from the tree it is interior in (about 12 % slower all-reduce).
-    const uint32_t slots = m_slots;
+    // The group's slots when its protocol sets them (WorkloadGroup::slots), else the
+    // Slots attribute (protocol none keeps the tree's own NCCL_STEPS bound).
+    const uint32_t slots = b.Group().slots > 0 ? b.Group().slots : m_slots;
     auto firstChild = [&nodes](uint32_t v) {
         return nodes[v].child0 >= 0 ? nodes[v].child0 : nodes[v].child1;
     };

@@ -92,6 +92,7 @@ BuildWithQpBase(const CollectiveAlgorithm& algo,
                 uint16_t qpBase)
 {
     Workload scratch;
+    scratch.SetPlaces(wl.GetPlaces()); // the protocol's per-hop latency depends on them
     scratch.AddGroup(wl.GetGroups()[group]);
     // One placeholder per distinct start op, so that the builder sees the same
     // sharing of start ops as in the real workload.
@@ -663,9 +664,11 @@ class TrainingBuilder
     std::vector<uint32_t> m_x;          //!< per rank: op after which its current tensor is ready
     std::vector<uint8_t> m_xKind;       //!< per rank: TrainingComputeOp::Wait of m_x
     std::vector<uint32_t> m_xSend;      //!< per rank: WAIT_PIPELINE: the SEND op
+    std::vector<uint32_t> m_xReady;     //!< per rank: WAIT_PIPELINE: its data-ready op
     std::vector<uint32_t> m_lastBucket; //!< per rank: done op of its last bucket
     std::vector<uint32_t> m_msgDone;    //!< per message: receiver's done op
     std::vector<uint32_t> m_msgSend;    //!< per message: SEND op
+    std::vector<uint32_t> m_msgReady;   //!< per message: the op its data was ready after
     std::vector<uint32_t> m_msgGroup;   //!< per message: group
     std::vector<uint32_t> m_moeIndex;   //!< layer -> first index into m_info.moe
     /// Per stage: (chunk, segments) whose buckets wait for the end (no overlap).
@@ -720,10 +723,12 @@ TrainingBuilder::TrainingBuilder(const TrainingSpec& spec,
     m_x.assign(ranks, NONE);
     m_xKind.assign(ranks, TrainingComputeOp::WAIT_NONE);
     m_xSend.assign(ranks, NONE);
+    m_xReady.assign(ranks, NONE);
     m_lastBucket.assign(ranks, NONE);
     const std::size_t msgs = 2 * static_cast<std::size_t>(m_pv) * m_m * m_dp * m_tp;
     m_msgDone.assign(msgs, NONE);
     m_msgSend.assign(msgs, NONE);
+    m_msgReady.assign(msgs, NONE);
     m_msgGroup.assign(msgs, NONE);
     m_pending.resize(m_pp);
     m_info.sizes = m_z;
@@ -799,6 +804,7 @@ TrainingBuilder::Compute(uint32_t r,
         c.wait = static_cast<TrainingComputeOp::Wait>(m_xKind[r]);
         c.waitOp = m_x[r];
         c.waitSend = m_xSend[r];
+        c.waitReady = m_xReady[r];
     }
     TrainingRankInfo& ri = m_info.ranks[r];
     ri.compute.push_back(c);
@@ -873,6 +879,7 @@ TrainingBuilder::StageCompute(uint32_t s,
                 m_x[r] = id;
                 m_xKind[r] = TrainingComputeOp::WAIT_NONE;
                 m_xSend[r] = NONE;
+                m_xReady[r] = NONE;
             }
         }
     }
@@ -924,6 +931,7 @@ TrainingBuilder::TensorCollective(uint32_t s, const std::string& what, uint32_t 
             m_x[r] = starts[t];
             m_xKind[r] = TrainingComputeOp::WAIT_TENSOR;
             m_xSend[r] = NONE;
+            m_xReady[r] = NONE;
         }
     }
 }
@@ -992,6 +1000,7 @@ TrainingBuilder::ExpertAllToAll(uint32_t s,
                 m_x[r] = done[q];
                 m_xKind[r] = TrainingComputeOp::WAIT_EXPERT;
                 m_xSend[r] = NONE;
+                m_xReady[r] = NONE;
             }
         }
     }
@@ -1032,6 +1041,7 @@ TrainingBuilder::ExpertCompute(uint32_t s,
                 m_x[r] = id;
                 m_xKind[r] = TrainingComputeOp::WAIT_NONE;
                 m_xSend[r] = NONE;
+                m_xReady[r] = NONE;
             }
         }
     }
@@ -1064,7 +1074,8 @@ TrainingBuilder::PipelineSend(uint32_t s, uint32_t vs, bool forward, uint32_t mb
             gi.microBatch = mb;
             uint32_t sendOp = m_wl.GetOps().size();
             const uint32_t gid = AddGroup(g, gi);
-            const std::vector<uint32_t> done = m_direct->Build(m_wl, gid, {Input(r)});
+            const uint32_t ready = Input(r);
+            const std::vector<uint32_t> done = m_direct->Build(m_wl, gid, {ready});
             // Its one SEND (after the launch op, when the protocol has a launch latency).
             while (sendOp < m_wl.GetOps().size() && m_wl.GetOps()[sendOp].kind != WorkloadOp::SEND)
             {
@@ -1076,6 +1087,7 @@ TrainingBuilder::PipelineSend(uint32_t s, uint32_t vs, bool forward, uint32_t mb
             const std::size_t k = MessageIndex(forward, vsDst, mb, t, d);
             m_msgDone[k] = done[1];
             m_msgSend[k] = sendOp;
+            m_msgReady[k] = ready;
             m_msgGroup[k] = gid;
             m_info.ranks[r].steps.back().sendGroup = gid;
         }
@@ -1122,12 +1134,14 @@ TrainingBuilder::BuildStep(uint32_t s, const PipelineStep& st)
             m_x[r] = NONE;
             m_xKind[r] = C::WAIT_NONE;
             m_xSend[r] = NONE;
+            m_xReady[r] = NONE;
             if (receives)
             {
                 const std::size_t k = MessageIndex(st.forward, vs, mb, t, d);
                 m_x[r] = m_msgDone[k];
                 m_xKind[r] = C::WAIT_PIPELINE;
                 m_xSend[r] = m_msgSend[k];
+                m_xReady[r] = m_msgReady[k];
                 si.recvGroup = m_msgGroup[k];
             }
             m_info.ranks[r].steps.push_back(si);
@@ -1710,11 +1724,12 @@ SummarizeTrainingRun(const TrainingWorkloadInfo& info, const WorkloadExecution& 
                 switch (c.wait)
                 {
                     case TrainingComputeOp::WAIT_PIPELINE: {
-                        // When the data was ready to send: its post, less the protocol's
-                        // post latency (communication, not the sender's compute).
-                        const int64_t sent
-                            = runner.GetOpStart(c.waitSend).GetPicoSeconds()
-                              - runner.GetWorkload().GetOps()[c.waitSend].duration.GetPicoSeconds();
+                        // When the data was ready at the sender: the end of the op its
+                        // message waited for (launch, post latency and kernel copy are
+                        // communication, not the sender's compute).
+                        const int64_t sent = c.waitReady != UINT32_MAX
+                                                 ? runner.GetOpEnd(c.waitReady).GetPicoSeconds()
+                                                 : runner.GetOpStart(c.waitSend).GetPicoSeconds();
                         const int64_t before = std::clamp<int64_t>(sent - prevEnd, 0, gap);
                         idle += before;
                         pipe += gap - before;

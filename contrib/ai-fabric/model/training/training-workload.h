@@ -181,15 +181,17 @@ struct TrainingComputeOp
         WAIT_EXPERT = 3,   //!< an MoE all-to-all
     };
 
-    uint32_t op{0};                //!< op index in the workload
-    uint32_t microBatch{0};        //!< micro-batch
-    uint32_t layer{0};             //!< layer (HEAD: L)
-    uint16_t chunk{0};             //!< model chunk
-    Phase phase{FORWARD};          //!< pass
-    Part part{ATTENTION};          //!< part
-    Wait wait{WAIT_NONE};          //!< what it waited for
-    uint32_t waitOp{UINT32_MAX};   //!< the communication op it waited for (UINT32_MAX: none)
-    uint32_t waitSend{UINT32_MAX}; //!< WAIT_PIPELINE: the message's SEND op
+    uint32_t op{0};                 //!< op index in the workload
+    uint32_t microBatch{0};         //!< micro-batch
+    uint32_t layer{0};              //!< layer (HEAD: L)
+    uint16_t chunk{0};              //!< model chunk
+    Phase phase{FORWARD};           //!< pass
+    Part part{ATTENTION};           //!< part
+    Wait wait{WAIT_NONE};           //!< what it waited for
+    uint32_t waitOp{UINT32_MAX};    //!< the communication op it waited for (UINT32_MAX: none)
+    uint32_t waitSend{UINT32_MAX};  //!< WAIT_PIPELINE: the message's SEND op
+    uint32_t waitReady{UINT32_MAX}; //!< WAIT_PIPELINE: the op after which the message's data
+                                    //!< was ready at the sender (its group's start)
 };
 
 /**

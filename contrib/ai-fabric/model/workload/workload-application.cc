@@ -137,25 +137,20 @@ WorkloadApplication::StartOp(uint32_t i)
         // the kernel's waits; it is open from now on.
         m_execution->NoteSendStarted();
         // The protocol's per-hop latency: the message is posted this long after it became
-        // eligible (docs/collectives.md, "Protocols").
-        Time wait = op.duration;
-        const double rate = m_workload->GetGroups()[op.group].kernelBytesPerSecond;
-        if (rate > 0)
+        // eligible (docs/collectives.md, "Protocols"); then, if the group's kernel has a
+        // rate, it waits for its copy (CopyThenPost()).
+        const bool paced = m_workload->GetGroups()[op.group].kernelBytesPerSecond > 0;
+        if (op.duration.IsStrictlyPositive())
         {
-            // The group's kernel copies the message into the connection's buffer at its
-            // rate, one message after the other, before it can be posted.
-            int64_t& freePs = m_kernelFreePs[op.group];
-            const int64_t startPs
-                = std::max(Simulator::Now().GetPicoSeconds() + op.duration.GetPicoSeconds(),
-                           freePs);
-            freePs
-                = startPs
-                  + std::llround(static_cast<double>(WireBytes(op.wire, op.bytes)) / rate * 1e12);
-            wait = PicoSeconds(freePs - Simulator::Now().GetPicoSeconds());
+            Simulator::Schedule(op.duration,
+                                paced ? &WorkloadApplication::CopyThenPost
+                                      : &WorkloadApplication::PostSend,
+                                this,
+                                i);
         }
-        if (wait.IsStrictlyPositive())
+        else if (paced)
         {
-            Simulator::Schedule(wait, &WorkloadApplication::PostSend, this, i);
+            CopyThenPost(i);
         }
         else
         {
@@ -168,6 +163,20 @@ WorkloadApplication::StartOp(uint32_t i)
         m_opStarted(i);
         Simulator::Schedule(op.duration, &WorkloadApplication::CompleteOp, this, i);
     }
+}
+
+void
+WorkloadApplication::CopyThenPost(uint32_t i)
+{
+    // The group's kernel copies the message (its wire bytes) into the connection's buffer
+    // at its rate, one message after the other, in the order they became ready.
+    const WorkloadOp& op = m_workload->GetOps()[i];
+    const double rate = m_workload->GetGroups()[op.group].kernelBytesPerSecond;
+    int64_t& freePs = m_kernelFreePs[op.group];
+    const int64_t now = Simulator::Now().GetPicoSeconds();
+    freePs = std::max(now, freePs)
+             + std::llround(static_cast<double>(WireBytes(op.wire, op.bytes)) / rate * 1e12);
+    Simulator::Schedule(PicoSeconds(freePs - now), &WorkloadApplication::PostSend, this, i);
 }
 
 void

@@ -132,6 +132,12 @@ class WorkloadApplication : public Application
      */
     void CompleteOp(uint32_t op);
     /**
+     * \brief Reserve the group's kernel for a SEND op's copy (WorkloadGroup::
+     * kernelBytesPerSecond) and post the message when the copy is done.
+     * \param op the op
+     */
+    void CopyThenPost(uint32_t op);
+    /**
      * \brief Post a SEND op's message to the transport (its wire bytes, WireBytes()).
      * \param op the op
      */
