@@ -186,6 +186,7 @@ TEST(NcclTestsCli, BadFlagsAreRefusedWithExit2)
         {"nccl-tests all_reduce_perf" + topo + " -b", "needs a value"},
         {"nccl-tests all_reduce_perf --topology " + (s / "nowhere.yaml").string(), "cannot read"},
         {"nccl-tests all_reduce_perf" + topo + " --algorithm nope", "algorithm"},
+        {"nccl-tests all_reduce_perf" + topo + " --protocol ll64", "unknown protocol 'll64'"},
     };
     for (const auto& [args, needle] : cases)
     {
@@ -207,3 +208,35 @@ TEST(NcclTestsCli, BadFlagsAreRefusedWithExit2)
 }
 
 } // namespace
+
+/// --protocol is NCCL_PROTO: each size runs with the protocol given, and auto resolves per size
+/// (the JSON names what each size ran with).
+TEST(NcclTestsCli, ProtocolFlagChoosesTheProtocol)
+{
+    const fs::path s = Scratch("protocol");
+    auto protocols = [&s](const std::string& flag) {
+        const fs::path json = s / ("r" + std::to_string(flag.size()) + ".json");
+        const Outcome o
+            = Tool("nccl-tests all_reduce_perf --topology "
+                       + Src("topologies/single-switch-4-ndr.yaml") + " -b 1K -e 64M -f 256 " + flag
+                       + " --out " + (s / "out").string() + " -J " + json.string(),
+                   s);
+        EXPECT_EQ(o.status, 0) << o.err;
+        const std::string text = aifabrictest::SlurpFile(json);
+        std::vector<std::string> found;
+        for (std::size_t at = text.find("\"protocol\": \""); at != std::string::npos;
+             at = text.find("\"protocol\": \"", at + 1))
+        {
+            const std::size_t from = at + 13;
+            found.push_back(text.substr(from, text.find('"', from) - from));
+        }
+        return found;
+    };
+    EXPECT_EQ(protocols("--protocol ll"), (std::vector<std::string>{"ll", "ll", "ll"}));
+    EXPECT_EQ(protocols("--protocol simple"),
+              (std::vector<std::string>{"simple", "simple", "simple"}));
+    const std::vector<std::string> chosen = protocols("");
+    ASSERT_EQ(chosen.size(), 3U);
+    EXPECT_EQ(chosen.front(), "ll"); // 1 KiB: latency-bound
+    EXPECT_NE(chosen.back(), "ll");  // 64 MiB: LL's half-rate wire loses
+}

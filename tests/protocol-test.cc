@@ -309,3 +309,38 @@ TEST(Protocol, AlgorithmAutoPicksRingOrTreeBySize)
     EXPECT_EQ(small.durationS, tree.durationS);
     EXPECT_EQ(small.protocol, tree.protocol);
 }
+
+/// A training job's `protocol`, `slots` and `kernel_bandwidth` reach every communication
+/// group: the same bytes move, LL's framing and latencies make the TP all-reduces slower
+/// than the transport alone, and a slow kernel slows them further.
+TEST(Protocol, TrainingJobKeysReachEveryGroup)
+{
+    const ScenarioSpec base
+        = ReadScenarioFile(aifabrictest::SourcePath("examples/train-3d-16gpu.yaml"));
+    auto run = [&base](Protocol p, double kernel) {
+        ScenarioSpec s = base;
+        s.traffic.training.protocol = p;
+        s.traffic.training.slots = 2;
+        s.traffic.training.kernelBytesPerSecond = kernel;
+        const RunResults r = RunScenario(s, RunOptions{});
+        EXPECT_TRUE(r.complete);
+        EXPECT_TRUE(r.violations.empty()) << r.violations.front();
+        std::map<std::string, TrainingCommResult> byKind;
+        for (const TrainingCommResult& c : r.training.communication)
+        {
+            byKind[c.kind] = c;
+        }
+        return byKind;
+    };
+    auto none = run(Protocol::NONE, 0);
+    auto ll = run(Protocol::LL, 0);
+    auto slow = run(Protocol::LL, 5e9);
+    ASSERT_TRUE(none.count("tp"));
+    for (const auto& [kind, c] : none)
+    {
+        EXPECT_EQ(ll.at(kind).bytes, c.bytes) << kind;
+        EXPECT_EQ(ll.at(kind).messages, c.messages) << kind;
+    }
+    EXPECT_GT(ll.at("tp").busyS, none.at("tp").busyS);
+    EXPECT_GT(slow.at("tp").busyS, ll.at("tp").busyS);
+}
