@@ -284,6 +284,17 @@ RingAlphaBeta(const FabricGraph& graph, const std::vector<uint32_t>& ranks)
 namespace
 {
 
+/// \return whether traffic from GPU \p a to GPU \p b leaves a server (through the NIC):
+/// they are in different servers, or \p a is in none
+bool
+CrossesServers(const FabricGraph& graph, uint32_t a, uint32_t b)
+{
+    const auto& nodes = graph.GetNodes();
+    const auto& na = nodes[graph.GetGpuNode(a)];
+    const auto& nb = nodes[graph.GetGpuNode(b)];
+    return na.server == FabricGraph::NONE || na.server != nb.server;
+}
+
 /// Worst alpha and worst beta over some GPU pairs.
 void
 Worst(AlphaBeta& worst, const AlphaBeta& c)
@@ -357,17 +368,12 @@ CollectiveAlphaBeta(const FabricGraph& graph, const WorkloadGroup& g)
     std::map<std::tuple<uint32_t, bool, bool>, double> portLoad; // (gpu, nic?, out?) -> s/B
     bool shared = false;
     bool interCrosses = false; // an inter path leaves its server (the network hop latency)
-    const auto& nodes = graph.GetNodes();
     for (const CollectivePath& path : paths)
     {
         const AlphaBeta ab = PathAlphaBeta(graph, r[path.from], r[path.to]);
         AlphaBeta& into = path.intra ? cost.intra : cost.inter;
-        if (!path.intra)
-        {
-            const auto& a = nodes[graph.GetGpuNode(r[path.from])];
-            const auto& b = nodes[graph.GetGpuNode(r[path.to])];
-            interCrosses = interCrosses || a.server == FabricGraph::NONE || a.server != b.server;
-        }
+        const bool crosses = CrossesServers(graph, r[path.from], r[path.to]);
+        interCrosses = interCrosses || (!path.intra && crosses);
         if (path.share >= 1)
         {
             Worst(into, ab);
@@ -376,11 +382,8 @@ CollectiveAlphaBeta(const FabricGraph& graph, const WorkloadGroup& g)
         shared = true;
         into.alphaS = std::max(into.alphaS, ab.alphaS);
         into.hops = std::max(into.hops, ab.hops);
-        const auto& a = nodes[graph.GetGpuNode(r[path.from])];
-        const auto& b = nodes[graph.GetGpuNode(r[path.to])];
-        const bool nic = a.server == FabricGraph::NONE || a.server != b.server;
-        portLoad[{r[path.from], nic, true}] += path.share * ab.betaSPerByte;
-        portLoad[{r[path.to], nic, false}] += path.share * ab.betaSPerByte;
+        portLoad[{r[path.from], crosses, true}] += path.share * ab.betaSPerByte;
+        portLoad[{r[path.to], crosses, false}] += path.share * ab.betaSPerByte;
     }
     if (shared)
     {
@@ -445,12 +448,9 @@ ResolveProtocol(const FabricGraph& graph,
     // size / bandwidth) finds fastest for this size, here with the fabric's own alpha and
     // beta; the first on ties (ring, Simple).
     bool interCrosses = false;
-    const auto& nodes = graph.GetNodes();
     for (const uint32_t e : g.ranks)
     {
-        const auto& a = nodes[graph.GetGpuNode(e)];
-        const auto& b = nodes[graph.GetGpuNode(g.ranks.front())];
-        interCrosses = interCrosses || a.server == FabricGraph::NONE || a.server != b.server;
+        interCrosses = interCrosses || CrossesServers(graph, e, g.ranks.front());
     }
     const std::vector<Protocol> protocols = g.protocol == Protocol::AUTO
                                                 ? AutoProtocolCandidates()
