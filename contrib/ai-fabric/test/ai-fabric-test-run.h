@@ -212,6 +212,11 @@ RunCollectives(const FabricGraph& graph,
             g.ranks.resize(gpus);
             std::iota(g.ranks.begin(), g.ranks.end(), 0);
         }
+        const Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(g.algorithm);
+        if (algo && algo->GetCapabilities().inNetwork && g.switches.empty())
+        {
+            g.switches = graph.GetReducersOf(g.ranks); // the NVSwitch chips of the domain
+        }
         if (g.op == "permutation" && g.ranks.size() >= 2)
         {
             Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
@@ -231,6 +236,10 @@ RunCollectives(const FabricGraph& graph,
     wl.Finalize();
 
     FabricBuildOptions build = setup.build;
+    for (const WorkloadGroup& g : wl.GetGroups())
+    {
+        build.reducers = build.reducers || !g.switches.empty();
+    }
     if (setup.topology)
     {
         build.routing.SetPathChoice(setup.topology->Is<DragonflyPlusSpec>()
@@ -245,7 +254,7 @@ RunCollectives(const FabricGraph& graph,
     }
     Fabric fabric = FabricBuilder::Build(graph, SpecLocation{}, build);
     WorkloadHelper workloads(&wl);
-    const ApplicationContainer apps = workloads.Install(fabric.gpuNodes);
+    const ApplicationContainer apps = workloads.Install(fabric.endpointNodes);
     Ptr<WorkloadExecution> run = workloads.GetExecution();
     run->TraceConnectWithoutContext("Done", MakeCallback(&StopWhenDone));
     Simulator::ScheduleNow(&WorkloadExecution::Start, run);

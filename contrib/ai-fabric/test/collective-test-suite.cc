@@ -52,9 +52,10 @@ BuiltBytes(const CollectiveAlgorithm& algo, const WorkloadGroup& g)
     std::vector<uint64_t> sent(g.ranks.size(), 0);
     for (const WorkloadOp& op : wl.GetOps())
     {
-        if (op.kind == WorkloadOp::SEND)
+        if (op.kind == WorkloadOp::SEND && op.rank < g.ranks.size())
         {
-            sent[op.rank] += op.bytes; // ranks are 0 .. P-1: endpoint id = position
+            sent[op.rank] += op.bytes; // ranks are 0 .. P-1: endpoint id = position (an
+                                       // in-network reducer is P, P+1, ...: not a rank)
         }
     }
     return sent;
@@ -121,6 +122,10 @@ Groups(const CollectiveAlgorithm& algo)
                         {
                             g.matrix.push_back(i % 3 == 0 ? 0 : 777 * i);
                         }
+                    }
+                    if (algo.GetCapabilities().inNetwork)
+                    {
+                        g.switches = {p, p + 1, p + 2}; // three NVSwitch chips
                     }
                     if (algo.Validate(g).empty())
                     {
@@ -422,6 +427,16 @@ class CollectiveAlgorithmTestCase : public TestCase
         g.bytes = 1 << 20;
         g.ranks = {0, 1, 2, 3, 4, 5};
         g.ranksPerNode = 0;
+        if (caps.inNetwork)
+        {
+            g.switches = {6, 7}; // two NVSwitch chips
+            WorkloadGroup none = g;
+            none.op = "all-reduce";
+            none.switches.clear();
+            NS_TEST_EXPECT_MSG_NE(algo->Validate(none).find("NVSwitch"),
+                                  std::string::npos,
+                                  m_name + " refuses ranks without in-network reducers");
+        }
         for (uint32_t o = 0; o < COLLECTIVE_OP_COUNT; ++o)
         {
             const auto op = static_cast<CollectiveOp>(o);
@@ -532,7 +547,11 @@ class CollectiveDagTestCase : public TestCase
         f.done = algo->Build(wl, gi, starts);
         wl.Finalize();
         const auto& ops = wl.GetOps();
-        const uint32_t endpoints = *std::max_element(g.ranks.begin(), g.ranks.end()) + 1;
+        uint32_t endpoints = *std::max_element(g.ranks.begin(), g.ranks.end()) + 1;
+        for (const uint32_t sw : g.switches)
+        {
+            endpoints = std::max(endpoints, sw + 1); // in-network reducers (nvls)
+        }
         f.sent.assign(endpoints, 0);
         f.received.assign(endpoints, 0);
         // Kahn's algorithm: the runner would hang on a cycle or an unreachable op.
@@ -646,6 +665,10 @@ class AcyclicConnectedDagTestCase : public CollectiveDagTestCase
                         if (op == "send-recv")
                         {
                             g.transfers = {{0, p - 1, 5 * MiB}, {p - 1, 0, 1000}, {0, p - 1, 1}};
+                        }
+                        if (CreateCollectiveAlgorithm(name)->GetCapabilities().inNetwork)
+                        {
+                            g.switches = {p, p + 1}; // two NVSwitch chips
                         }
                         if (!CreateCollectiveAlgorithm(name)->Validate(g).empty())
                         {
@@ -1616,9 +1639,17 @@ class ProtocolDagTestCase : public CollectiveDagTestCase
             g.ranksPerNode = 4;
             g.chunkBytes = a->GetCapabilities().chunked ? WorkloadGroup::NCCL_CHUNK_BYTES : 0;
             g.gammaSecondsPerByte = CollectiveOpReduces(op) ? 1e-11 : 0;
-            ApplyProtocol(g, Protocol::LL, ProtocolOverrides{});
+            // NVLS runs Simple only, with its chips as positions 8 and 9.
+            const bool inNetwork = a->GetCapabilities().inNetwork;
+            const Protocol proto = inNetwork ? Protocol::SIMPLE : Protocol::LL;
+            if (inNetwork)
+            {
+                g.switches = {8, 9};
+            }
+            ApplyProtocol(g, proto, ProtocolOverrides{});
             NS_TEST_EXPECT_MSG_EQ(g.slots, NCCL_SLOTS, algo);
-            const uint64_t chunkExpected = a->GetCapabilities().chunked ? 32 * 1024 : 0;
+            const uint64_t chunkExpected
+                = a->GetCapabilities().chunked ? GetProtocolProfile(proto).slotBytes : 0;
             NS_TEST_EXPECT_MSG_EQ(g.chunkBytes, chunkExpected, algo);
             NS_TEST_EXPECT_MSG_EQ(a->Validate(g), "", algo);
             ++built;
@@ -1637,7 +1668,9 @@ class ProtocolDagTestCase : public CollectiveDagTestCase
                     const WorkloadOp& o = ops[i];
                     if (o.kind == WorkloadOp::SEND)
                     {
-                        NS_TEST_EXPECT_MSG_EQ((o.wire == WireFormat::LL), true, algo);
+                        NS_TEST_EXPECT_MSG_EQ((o.wire == GetProtocolProfile(proto).wire),
+                                              true,
+                                              algo);
                         NS_TEST_EXPECT_MSG_EQ(o.duration, g.hopLatencyInter, algo << ": post");
                         conns[{o.rank, o.peer, o.qp}].push_back(i);
                     }

@@ -1820,7 +1820,7 @@ CollectiveKeyProblem(const std::string& key,
 /**
  * \brief A collective's `algorithm`, or the default: the first of
  * CollectiveAlgorithmNames() that implements the op (ring, else direct).
- * `auto` is NCCL's choice: for all-reduce, between ring and tree per size on the fabric
+ * `auto` is NCCL's choice: for all-reduce, among ring, tree and NVLS per size on the fabric
  * (ResolveProtocol(), CollectiveSpec::algorithmAuto; the checks here see ring); for the
  * other ops NCCL has one algorithm here, the default.
  * \param c the collective's mapping
@@ -2136,6 +2136,11 @@ ParseCollective(const Mapping& c, CollectiveSpec& spec, const TopologySpec* topo
     if (ranks > 0)
     {
         WorkloadGroup g = MakeWorkloadGroup(spec, ranks, {});
+        if (CreateCollectiveAlgorithm(spec.algorithm)->GetCapabilities().inNetwork)
+        {
+            // The NVSwitch chips are the fabric's: the run looks for them (ResolveProtocol()).
+            g.switches.assign(1, UINT32_MAX);
+        }
         std::string problem = CreateCollectiveAlgorithm(spec.algorithm)->Validate(g);
         if (problem.empty() && spec.sweep)
         {

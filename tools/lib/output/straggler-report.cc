@@ -235,6 +235,13 @@ GatherStragglers(const FabricGraph& graph,
     out.flowsPerCollective = k;
     const auto& ops = workload.GetOps();
     const auto& groups = workload.GetGroups();
+    // An endpoint's name in the reports: "gpu<i>", or an NVSwitch's node name (NVLS).
+    const std::vector<uint32_t> endpointNodes = graph.GetEndpointNodes();
+    const auto label = [&graph, &endpointNodes](uint32_t e) {
+        return e < graph.GetGpuCount() || e >= endpointNodes.size()
+                   ? "gpu" + std::to_string(e)
+                   : graph.GetNodes()[endpointNodes[e]].name;
+    };
 
     // Message of every SEND op.
     std::vector<uint32_t> msgOf(ops.size(), StragglerLedger::NONE);
@@ -339,6 +346,8 @@ GatherStragglers(const FabricGraph& graph,
             f.rank = rank++;
             f.src = op.rank;
             f.dst = op.peer;
+            f.srcName = label(op.rank);
+            f.dstName = label(op.peer);
             f.bytes = op.bytes;
             out.flows.push_back(std::move(f));
         }
@@ -352,9 +361,8 @@ DescribeStraggler(const StragglerFlow& f)
     // serialization times, not a straggler.
     if (f.hops.empty() || f.extraS <= 1e-3 * f.idealS || f.hops.front().attributedS <= 0)
     {
-        return "the slowest flow of " + Subject(f) + " (" + FlowName(f) + ", gpu"
-               + std::to_string(f.src) + " to gpu" + std::to_string(f.dst)
-               + ") took its ideal time (within 0.1 %): no extra delay to attribute";
+        return "the slowest flow of " + Subject(f) + " (" + FlowName(f) + ", " + f.srcName + " to "
+               + f.dstName + ") took its ideal time (within 0.1 %): no extra delay to attribute";
     }
     const StragglerHop& h = f.hops.front();
     std::string s = "the tail of " + Subject(f) + " (" + FlowName(f) + ", " + Human(f.extraS)
@@ -556,7 +564,7 @@ WriteStragglerSection(std::ostream& os, const RunResults& r)
             }
             top += (top.empty() ? "" : "; ") + f.hops[i].port + " " + Percent(f.hops[i].share);
         }
-        os << "| " << FlowName(f) << " | gpu" << f.src << " | gpu" << f.dst << " | "
+        os << "| " << FlowName(f) << " | " << f.srcName << " | " << f.dstName << " | "
            << Human(f.fctS) << " | " << Human(f.idealS) << " | " << Human(f.extraS) << " | "
            << (top.empty() ? "-" : top) << " |\n";
     }

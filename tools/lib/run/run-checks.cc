@@ -435,6 +435,18 @@ CheckRun(const FabricGraph& graph,
     }
 }
 
+namespace
+{
+
+/// \return "GPU <i>", or for an NVLS reducer (an endpoint after the GPUs) "NVSwitch endpoint <i>"
+std::string
+EndpointName(const RunResults& r, uint32_t endpoint)
+{
+    return (endpoint < r.gpus ? "GPU " : "NVSwitch endpoint ") + std::to_string(endpoint);
+}
+
+} // namespace
+
 void
 PrintStallReport(const RunResults& r, std::ostream& os, std::size_t lines)
 {
@@ -457,9 +469,9 @@ PrintStallReport(const RunResults& r, std::ostream& os, std::size_t lines)
     for (std::size_t i = 0; i < r.stallReport.size() && i < lines; ++i)
     {
         const StalledMessage& m = r.stallReport[i];
-        os << "ai-fabric:   open message " << m.op << " '" << m.group << "' step " << m.step
-           << ": GPU " << m.src << " -> GPU " << m.dst << ", " << m.delivered << " of " << m.bytes
-           << " bytes delivered, posted at " << m.postedS << " s\n";
+        os << "ai-fabric:   open message " << m.op << " '" << m.group << "' step " << m.step << ": "
+           << EndpointName(r, m.src) << " -> " << EndpointName(r, m.dst) << ", " << m.delivered
+           << " of " << m.bytes << " bytes delivered, posted at " << m.postedS << " s\n";
     }
     if (r.openMessages > lines)
     {

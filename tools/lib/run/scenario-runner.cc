@@ -61,6 +61,15 @@ SecondsSince(Clock::time_point t0)
 /// above the training job's streams (TRAINING_STREAM_BASE up).
 constexpr int64_t PERMUTATION_STREAM_BASE = int64_t{1} << 40;
 
+/// \return what the collective's user gave of the values a protocol or algorithm fills
+ProtocolOverrides
+GivenOf(const CollectiveSpec& c)
+{
+    ProtocolOverrides given = c.given;
+    given.channels = c.channels != WorkloadGroup::AUTO_CHANNELS;
+    return given;
+}
+
 /// Turn the traffic description into a workload DAG.
 void
 BuildWorkload(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl)
@@ -90,7 +99,7 @@ BuildWorkload(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl)
                                     + std::to_string(gpus) + " GPUs");
             }
         }
-        ResolveProtocol(graph, g, c.given, c.algorithmAuto); // and `algorithm: auto`
+        ResolveProtocol(graph, g, GivenOf(c), c.algorithmAuto); // and `algorithm: auto`
         if (g.op == "permutation" && g.ranks.size() >= 2)
         {
             // One stream per collective, seeded by the scenario (RngSeedManager).
@@ -198,25 +207,42 @@ BuildTraining(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl, 
         std::tuple<std::string, std::string, uint64_t, uint32_t, std::vector<uint32_t>, uint64_t>,
         Protocol>
         chosen;
+    const auto choose = [&graph, &chosen](WorkloadGroup& g, const ProtocolOverrides& given) {
+        if (g.protocol != Protocol::AUTO)
+        {
+            ApplyProtocol(g, g.protocol, given);
+            return;
+        }
+        const auto key = std::make_tuple(g.op,
+                                         g.algorithm,
+                                         g.bytes,
+                                         g.channels,
+                                         g.ranks,
+                                         LargestPeerMessage(g)); // the p2p rule reads it
+        if (auto it = chosen.find(key); it != chosen.end())
+        {
+            ApplyProtocol(g, it->second, given);
+            return;
+        }
+        chosen.emplace(key, ResolveProtocol(graph, g, given));
+    };
     const ProtocolResolver resolve
-        = [&graph, &chosen](WorkloadGroup& g, const ProtocolOverrides& given) {
-              if (g.protocol != Protocol::AUTO)
+        = [&graph, &choose, &t](WorkloadGroup& g, const ProtocolOverrides& given) {
+              AttachReducers(graph, g); // the NVSwitch chips of `tp_algorithm: nvls`
+              choose(g, given);
+              // What only the fabric tells: NVLS needs the group in one NVSwitch domain (and
+              // NCCL's Simple protocol).
+              const Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(g.algorithm);
+              if (algo && algo->GetCapabilities().inNetwork)
               {
-                  ApplyProtocol(g, g.protocol, given);
-                  return;
+                  const std::string problem = algo->Validate(g);
+                  if (!problem.empty())
+                  {
+                      throw SpecError(t.trainingWhere,
+                                      "training: " + g.algorithm + " " + g.op + " of group '"
+                                          + g.name + "': " + problem);
+                  }
               }
-              const auto key = std::make_tuple(g.op,
-                                               g.algorithm,
-                                               g.bytes,
-                                               g.channels,
-                                               g.ranks,
-                                               LargestPeerMessage(g)); // the p2p rule reads it
-              if (auto it = chosen.find(key); it != chosen.end())
-              {
-                  ApplyProtocol(g, it->second, given);
-                  return;
-              }
-              chosen.emplace(key, ResolveProtocol(graph, g, given));
           };
     std::vector<uint32_t> startOps;
     int64_t stream = TRAINING_STREAM_BASE;
@@ -491,8 +517,10 @@ GatherGroups(const FabricGraph& graph,
     const std::vector<uint32_t>& first = bucketed.first;
     const std::vector<uint32_t>& sends = bucketed.sends;
 
-    // Scratch shared by every group, indexed by GPU and reset after each group.
-    std::vector<uint32_t> position(gpuCount, UINT32_MAX);
+    // Scratch shared by every group, indexed by endpoint (GPUs, then the in-network reducers
+    // NVLS sends to) and reset after each group.
+    const std::size_t endpointCount = graph.GetEndpointNodes().size();
+    std::vector<uint32_t> position(endpointCount, UINT32_MAX);
     std::vector<int64_t> spanStart(gpuCount, INT64_MAX);
     std::vector<int64_t> spanEnd(gpuCount, INT64_MIN);
     std::vector<uint32_t> touched;
@@ -519,8 +547,11 @@ GatherGroups(const FabricGraph& graph,
             for (uint32_t j = first[gi]; j < first[gi + 1]; ++j)
             {
                 const WorkloadOp& op = ops[sends[j]];
-                ++k.messages;
-                k.bytes += op.bytes;
+                if (op.rank < gpuCount) // what the GPUs sent (not an NVSwitch's NVLS sends)
+                {
+                    ++k.messages;
+                    k.bytes += op.bytes;
+                }
                 const int64_t s = runner.GetOpStart(sends[j]).GetPicoSeconds();
                 const int64_t e = runner.GetOpEnd(sends[j]).GetPicoSeconds();
                 if (e < 0 || s < 0)
@@ -533,6 +564,10 @@ GatherGroups(const FabricGraph& graph,
                 {
                     for (const uint32_t gpu : {op.rank, op.peer})
                     {
+                        if (gpu >= gpuCount)
+                        {
+                            continue; // an NVSwitch (NVLS): not a GPU's lane
+                        }
                         if (spanStart[gpu] == INT64_MAX)
                         {
                             touched.push_back(gpu);
@@ -588,7 +623,10 @@ GatherGroups(const FabricGraph& graph,
             const WorkloadOp& op = ops[i];
             const Time start = runner.GetOpStart(i);
             const Time end = runner.GetOpEnd(i);
-            c.bytesSentPerRank[position[op.rank]] += op.bytes;
+            if (position[op.rank] != UINT32_MAX) // (not an NVSwitch's send)
+            {
+                c.bytesSentPerRank[position[op.rank]] += op.bytes;
+            }
             if (end.IsNegative())
             {
                 continue; // never arrived: the run was cut off
@@ -603,8 +641,11 @@ GatherGroups(const FabricGraph& graph,
             f.startS = start.GetSeconds();
             f.endS = end.GetSeconds();
             c.endS = std::max(c.endS, f.endS);
-            double& finish = c.finishSPerRank[position[op.peer]];
-            finish = std::max(finish, f.endS);
+            if (position[op.peer] != UINT32_MAX) // (not to an NVSwitch)
+            {
+                double& finish = c.finishSPerRank[position[op.peer]];
+                finish = std::max(finish, f.endS);
+            }
             r.flows.push_back(std::move(f));
         }
         for (const uint32_t gpu : g.ranks)
@@ -914,7 +955,7 @@ MakeWorkloadGroup(const CollectiveSpec& c,
     g.kernelBytesPerSecond = c.kernelBytesPerSecond;
     if (graph)
     {
-        ResolveProtocol(*graph, g, c.given, c.algorithmAuto);
+        ResolveProtocol(*graph, g, GivenOf(c), c.algorithmAuto);
     }
     return g;
 }
@@ -1017,6 +1058,11 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         }
         build.congestionControl = factory.Create<RdmaCongestionControl>();
     }
+    // NVLS sends to the NVSwitch chips: they are endpoints only when some group uses them.
+    for (const WorkloadGroup& g : workload.GetGroups())
+    {
+        build.reducers = build.reducers || !g.switches.empty();
+    }
     Fabric fabric = FabricBuilder::Build(graph, spec.topology.where, build);
     // Results from the devices, switches and transports: time series, counters, ports, and
     // the straggler ledger (fed by their trace sources) when attribution is on.
@@ -1029,11 +1075,12 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     }
     PacketCapture capture(spec, graph, fabric);
 
-    // One WorkloadApplication per GPU node, each driving its node's transport. The workload
+    // One WorkloadApplication per endpoint (GPU, and NVSwitch when it reduces), each driving
+    // its node's transport. The workload
     // starts in this event (every op without dependencies, in op order), before the
     // monitors' first ticks; the applications' own start events find it started.
     WorkloadHelper workloads(&workload);
-    const ApplicationContainer apps = workloads.Install(fabric.gpuNodes);
+    const ApplicationContainer apps = workloads.Install(fabric.endpointNodes);
     Ptr<WorkloadExecution> runner = workloads.GetExecution();
     runner->TraceConnectWithoutContext("Done", MakeCallback(&StopWhenDone));
     Simulator::ScheduleNow(&WorkloadExecution::Start, runner);

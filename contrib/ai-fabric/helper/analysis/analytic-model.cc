@@ -204,10 +204,11 @@ IdealOnPath(const FabricGraph& graph,
 double
 MessageIdealTime(const FabricGraph& graph, uint32_t srcGpu, uint32_t dstGpu, uint64_t bytes)
 {
-    const uint32_t src = graph.GetGpuNode(srcGpu);
+    const std::vector<uint32_t> nodes = graph.GetEndpointNodes(); // GPUs, then reducers
+    const uint32_t src = nodes.at(srcGpu);
     return IdealOnPath(graph,
                        src,
-                       graph.ShortestPath(src, graph.GetGpuNode(dstGpu)),
+                       graph.ShortestPath(src, nodes.at(dstGpu)),
                        graph.GetSmallestMtu(),
                        bytes);
 }
@@ -230,10 +231,11 @@ MessageIdealTimes(const FabricGraph& graph, const std::vector<MessageQuery>& que
     std::vector<uint32_t> hops;
     uint32_t distFor = UINT32_MAX;
     uint32_t pathFor = UINT32_MAX;
+    const std::vector<uint32_t> nodes = graph.GetEndpointNodes(); // GPUs, then reducers
     for (const uint32_t q : order)
     {
-        const uint32_t dst = graph.GetGpuNode(queries[q].dst);
-        const uint32_t src = graph.GetGpuNode(queries[q].src);
+        const uint32_t dst = nodes.at(queries[q].dst);
+        const uint32_t src = nodes.at(queries[q].src);
         if (dst != distFor)
         {
             dist = graph.RouteDistancesTo(dst);
@@ -419,6 +421,14 @@ AddProtocolCost(const WorkloadGroup& g, bool interCrosses, CollectiveCost& cost)
     cost.inter.alphaS += (interCrosses ? g.hopLatencyInter : g.hopLatencyIntra).GetSeconds();
 }
 
+void
+AttachReducers(const FabricGraph& graph, WorkloadGroup& g)
+{
+    const Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(g.algorithm);
+    g.switches = algo && algo->GetCapabilities().inNetwork ? graph.GetReducersOf(g.ranks)
+                                                           : std::vector<uint32_t>();
+}
+
 Protocol
 ResolveProtocol(const FabricGraph& graph,
                 WorkloadGroup& g,
@@ -428,8 +438,10 @@ ResolveProtocol(const FabricGraph& graph,
     std::vector<std::string> algorithms{g.algorithm};
     if (chooseAlgorithm && g.op == "all-reduce")
     {
-        algorithms = {"ring", "tree"}; // NCCL's all-reduce algorithms here (NVLS: issue 15)
+        algorithms = {"ring", "tree", "nvls"}; // NCCL's all-reduce algorithms here
     }
+    // In-network reduction (NVLS) sends to the NVSwitch chips of the ranks' domain.
+    AttachReducers(graph, g);
     if (g.protocol != Protocol::AUTO && algorithms.size() == 1)
     {
         ApplyProtocol(g, g.protocol, given);
@@ -452,22 +464,31 @@ ResolveProtocol(const FabricGraph& graph,
     {
         interCrosses = interCrosses || CrossesServers(graph, e, g.ranks.front());
     }
-    const std::vector<Protocol> protocols = g.protocol == Protocol::AUTO
-                                                ? AutoProtocolCandidates()
-                                                : std::vector<Protocol>{g.protocol};
     WorkloadGroup best = g;
     double bestTime = -1;
     for (const std::string& a : algorithms)
     {
+        const std::vector<Protocol> protocols = g.protocol == Protocol::AUTO
+                                                    ? ProtocolsOf(a, AutoProtocolCandidates())
+                                                    : std::vector<Protocol>{g.protocol};
         // The fabric alone: ApplyProtocol() and AddProtocolCost() add the rest once.
         WorkloadGroup probe = g;
         probe.algorithm = a;
+        AttachReducers(graph, probe);
+        const Ptr<CollectiveAlgorithm> candidateAlgo = CreateCollectiveAlgorithm(a);
+        if (chooseAlgorithm && !given.channels && a != g.algorithm && candidateAlgo
+            && !candidateAlgo->GetCapabilities().ncclChannels)
+        {
+            // `channels: auto` was planned for the default algorithm's NCCL channels; an
+            // algorithm NCCL does not run on them (NVLS) gets one.
+            probe.channels = 1;
+            probe.rings.clear();
+        }
         probe.protocol = Protocol::NONE;
         probe.launchLatency = Time();
         probe.hopLatencyIntra = Time();
         probe.hopLatencyInter = Time();
         probe.kernelBytesPerSecond = 0;
-        const Ptr<CollectiveAlgorithm> candidateAlgo = CreateCollectiveAlgorithm(a);
         if (!candidateAlgo || !candidateAlgo->Validate(probe).empty())
         {
             continue;

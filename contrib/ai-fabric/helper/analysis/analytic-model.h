@@ -142,6 +142,17 @@ void AddProtocolCost(const WorkloadGroup& group, bool interCrosses, CollectiveCo
 
 /**
  * \ingroup ai-fabric
+ * \brief Give a group the in-network reducers its algorithm sends to: for an algorithm whose
+ * capabilities say inNetwork (nvls), the NVSwitch chips of its ranks' NVLink domain
+ * (FabricGraph::GetReducersOf(); none if the ranks span servers or it has none, which the
+ * algorithm's Validate() then refuses); for any other, none.
+ * \param graph the fabric
+ * \param g the group (WorkloadGroup::switches set)
+ */
+void AttachReducers(const FabricGraph& graph, WorkloadGroup& g);
+
+/**
+ * \ingroup ai-fabric
  * \brief Resolve a group's protocol as NCCL does: for AUTO, the protocol whose schedule
  * time (CollectiveTime(), SCHEDULE, with AddProtocolCost() on this fabric's paths) is
  * least for the group's size, Simple on ties; then ApplyProtocol() fills the chunk, slots
@@ -150,7 +161,8 @@ void AddProtocolCost(const WorkloadGroup& group, bool interCrosses, CollectiveCo
  * \param group the collective (algorithm, ranks, bytes, channels, protocol); updated
  * \param given which protocol-derived values the user set
  * \param chooseAlgorithm also choose the algorithm as NCCL does (`algorithm: auto`): the
- *        fastest (algorithm, protocol) pair of ring and tree for an all-reduce, ring on ties
+ *        fastest (algorithm, protocol) pair of ring, tree and NVLS (when the ranks share an
+ *        NVSwitch domain; one channel unless given.channels) for an all-reduce, ring on ties
  * \return the protocol
  */
 Protocol ResolveProtocol(const FabricGraph& graph,

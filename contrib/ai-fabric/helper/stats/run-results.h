@@ -377,8 +377,10 @@ struct StragglerFlow
     std::string group;              //!< the workload group (= collective for a collective)
     bool training{false};           //!< a training job's flow: collective is its group kind
     uint32_t rank{0};               //!< its place among the collective's flows, 0 = slowest
-    uint32_t src{0};                //!< source GPU
-    uint32_t dst{0};                //!< destination GPU
+    uint32_t src{0};                //!< source endpoint (GPU index; NVLS: an NVSwitch after them)
+    uint32_t dst{0};                //!< destination endpoint
+    std::string srcName;            //!< source as reports name it: "gpu<i>", or the NVSwitch
+    std::string dstName;            //!< destination, named as srcName
     uint64_t bytes{0};              //!< payload bytes
     double fctS{0};                 //!< flow completion time, seconds
     double idealS{0};               //!< FCT alone on an idle fabric (same path), seconds

@@ -10,6 +10,7 @@
 #include "ns3/fabric-graph.h"
 #include "ns3/fabric-helper.h"
 #include "ns3/fabric-net-device.h"
+#include "ns3/fabric-routing.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node.h"
@@ -419,9 +420,44 @@ FabricBuilder::Build(const FabricGraph& graph,
                                               MakeBoundCallback(&SelectStripe, sw, nvlinkPorts))
                                : rdma.Install(f.nodes.Get(n), gpu);
     }
+    f.endpointNodes = f.gpuNodes;
 
     // Routing strategies and tables (verified).
     options.routing.Install(graph, f, where);
+
+    // In-network reducers: each NVSwitch an endpoint, reached from the GPUs it links to over
+    // that link (and reaching them over theirs: its tables have every GPU of its domain).
+    if (options.reducers)
+    {
+        const std::vector<uint32_t> reducers = graph.GetReducerNodes();
+        for (uint32_t k = 0; k < reducers.size(); ++k)
+        {
+            const uint32_t n = reducers[k];
+            const uint32_t endpoint = graph.GetGpuCount() + k;
+            const Ptr<FabricSwitch>& sw = f.switches[n];
+            const LinkProfile& profile
+                = graph.GetProfiles()[links[graph.GetAdjacency(n).front().link].profile];
+            rdma.SetTransportAttribute("DataPriority", UintegerValue(profile.dataPriority));
+            rdma.SetTransportAttribute("ControlPriority", UintegerValue(profile.controlPriority));
+            f.endpointNodes.Add(f.nodes.Get(n));
+            f.transports.push_back(rdma.Install(f.nodes.Get(n),
+                                                endpoint,
+                                                MakeBoundCallback(&SelectPort, sw),
+                                                RdmaTransport::StripeSelector()));
+            for (const auto& adj : graph.GetAdjacency(n))
+            {
+                const Ptr<FabricSwitch>& gpuSwitch = f.switches[adj.peer];
+                if (!gpuSwitch)
+                {
+                    continue; // a single-port GPU sends everything on its one link
+                }
+                const Ptr<FabricNetDevice>& dev
+                    = links[adj.link].a == adj.peer ? f.devicesA[adj.link] : f.devicesB[adj.link];
+                gpuSwitch->GetRouting()->SetRoute(endpoint,
+                                                  {static_cast<uint16_t>(dev->GetSwitchPort())});
+            }
+        }
+    }
     return f;
 }
 

@@ -33,7 +33,9 @@ struct Fabric
 {
     NodeContainer nodes;                        //!< one ns-3 Node per graph node, same order
     NodeContainer gpuNodes;                     //!< the GPUs' Nodes, by GPU index
-    std::vector<Ptr<RdmaTransport>> transports; //!< per GPU index
+    NodeContainer endpointNodes;                //!< every endpoint's Node, by endpoint id:
+                                                //!< the GPUs, then the reducers if built
+    std::vector<Ptr<RdmaTransport>> transports; //!< per endpoint id (GPU index first)
     std::vector<Ptr<FabricSwitch>> switches;    //!< per graph node; null for GPUs
     std::vector<Ptr<FabricNetDevice>> devicesA; //!< per graph link: the device at end a
     std::vector<Ptr<FabricNetDevice>> devicesB; //!< per graph link: the device at end b
@@ -65,6 +67,10 @@ struct FabricBuildOptions
     /// many MTU packets' payload, with all their wire bytes; 1 (the default) is full fidelity.
     uint32_t cellPackets{1};
     SpecLocation cellPacketsWhere; //!< where the knob was set, for errors
+    /// Make every NVSwitch an endpoint too (FabricGraph::GetReducerNodes(); endpoint
+    /// GetGpuCount() + k), with a transport and the routes between it and the GPUs it links
+    /// to: the in-network reducers of NVLink SHARP (`algorithm: nvls`).
+    bool reducers{false};
 };
 
 /**

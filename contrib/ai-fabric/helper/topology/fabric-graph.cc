@@ -191,6 +191,93 @@ FabricGraph::GetEndpointPlaces() const
     return places;
 }
 
+std::vector<uint32_t>
+FabricGraph::GetReducerNodes() const
+{
+    std::vector<uint32_t> reducers;
+    for (uint32_t n = 0; n < m_nodes.size(); ++n)
+    {
+        if (m_nodes[n].kind != NodeKind::SWITCH || m_adjacency[n].empty())
+        {
+            continue;
+        }
+        bool nvswitch = true;
+        for (const Adjacency& a : m_adjacency[n])
+        {
+            nvswitch = nvswitch && m_links[a.link].kind == LinkKind::NVLINK;
+        }
+        if (nvswitch)
+        {
+            reducers.push_back(n);
+        }
+    }
+    return reducers;
+}
+
+std::vector<uint32_t>
+FabricGraph::GetEndpointNodes() const
+{
+    std::vector<uint32_t> nodes = m_gpuNodes;
+    const std::vector<uint32_t> reducers = GetReducerNodes();
+    nodes.insert(nodes.end(), reducers.begin(), reducers.end());
+    return nodes;
+}
+
+std::vector<uint32_t>
+FabricGraph::GetReducersOf(const std::vector<uint32_t>& gpus) const
+{
+    if (gpus.empty() || gpus.front() >= m_gpuNodes.size())
+    {
+        return {};
+    }
+    const uint32_t server = m_nodes[m_gpuNodes[gpus.front()]].server;
+    for (const uint32_t g : gpus)
+    {
+        if (g >= m_gpuNodes.size() || server == NONE || m_nodes[m_gpuNodes[g]].server != server)
+        {
+            return {};
+        }
+    }
+    if (m_reducerMemoLinks != m_links.size() || m_reducerIndex.size() != m_nodes.size())
+    {
+        m_reducerIndex.assign(m_nodes.size(), NONE);
+        const std::vector<uint32_t> reducers = GetReducerNodes();
+        for (uint32_t k = 0; k < reducers.size(); ++k)
+        {
+            m_reducerIndex[reducers[k]] = k;
+        }
+        m_reducerMemoLinks = m_links.size();
+    }
+    // The NVSwitches the first GPU links to that every other GPU links to as well.
+    std::vector<uint32_t> chips;
+    for (const Adjacency& a : m_adjacency[m_gpuNodes[gpus.front()]])
+    {
+        if (m_reducerIndex[a.peer] != NONE)
+        {
+            chips.push_back(a.peer);
+        }
+    }
+    std::sort(chips.begin(), chips.end());
+    chips.erase(std::unique(chips.begin(), chips.end()), chips.end());
+    std::vector<uint32_t> out;
+    for (const uint32_t chip : chips)
+    {
+        bool all = true;
+        for (std::size_t i = 1; i < gpus.size() && all; ++i)
+        {
+            const auto& adj = m_adjacency[m_gpuNodes[gpus[i]]];
+            all = std::any_of(adj.begin(), adj.end(), [chip](const Adjacency& a) {
+                return a.peer == chip;
+            });
+        }
+        if (all)
+        {
+            out.push_back(static_cast<uint32_t>(m_gpuNodes.size()) + m_reducerIndex[chip]);
+        }
+    }
+    return out;
+}
+
 uint32_t
 FabricGraph::GetSwitchCount() const
 {

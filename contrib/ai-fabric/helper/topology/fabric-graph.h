@@ -166,6 +166,23 @@ class FabricGraph
     std::vector<EndpointPlace> GetEndpointPlaces() const;
     /// \return number of switches
     uint32_t GetSwitchCount() const;
+    /**
+     * \brief The in-network reducers: NVSwitch nodes (switches every link of which is an
+     * NVLink), in node order. Reducer k is endpoint GetGpuCount() + k when a fabric is built
+     * with them (FabricBuildOptions::reducers): NVLink SHARP (`algorithm: nvls`) sends to it.
+     * \return their node indices
+     */
+    std::vector<uint32_t> GetReducerNodes() const;
+    /**
+     * \param gpus GPU indices (a collective's ranks)
+     * \return the reducer endpoint ids of the one server (NVLink domain) all of them are in:
+     *         the NVSwitches every one of them links to; empty if they span servers or there
+     *         is none
+     */
+    std::vector<uint32_t> GetReducersOf(const std::vector<uint32_t>& gpus) const;
+    /// \return per endpoint id, its node: the GPUs (by index), then the reducers
+    ///         (GetReducerNodes())
+    std::vector<uint32_t> GetEndpointNodes() const;
     /// \return number of NIC nodes
     uint32_t GetNicCount() const;
     /// \param node a node \return true if it forwards packets (a switch or a NIC node)
@@ -263,6 +280,10 @@ class FabricGraph
     uint32_t m_nics{0};                                        //!< NIC node count
     std::map<uint32_t, std::string> m_tierNames;               //!< switch tier names
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_gpuAt; //!< (server, rail) -> GPU index
+    /// GetReducersOf()'s memo: per node, its reducer index k (NONE if not a reducer), for the
+    /// graph of m_reducerMemoLinks links (rebuilt when links are added)
+    mutable std::vector<uint32_t> m_reducerIndex;
+    mutable std::size_t m_reducerMemoLinks{SIZE_MAX}; //!< links when the memo was built
 };
 
 /**

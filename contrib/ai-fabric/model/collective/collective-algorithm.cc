@@ -98,11 +98,14 @@ CollectiveBuilder::CollectiveBuilder(Workload& workload,
     , m_group(group)
     , m_startOps(startOps)
     , m_endpoints(workload.GetGroups()[group].ranks)
+    , m_ranks(m_endpoints.size())
     , m_perRankStart(false)
     , m_gamma(workload.GetGroups()[group].gammaSecondsPerByte)
     , m_done(m_endpoints.size())
 {
-    const uint32_t p = m_endpoints.size();
+    const uint32_t p = m_ranks;
+    const std::vector<uint32_t>& switches = workload.GetGroups()[group].switches;
+    m_endpoints.insert(m_endpoints.end(), switches.begin(), switches.end());
     NS_ABORT_MSG_IF(startOps.empty() || (startOps.size() != 1 && startOps.size() != p),
                     "one start op, or one per rank");
     for (const uint32_t s : startOps)
@@ -127,13 +130,17 @@ CollectiveBuilder::CollectiveBuilder(Workload& workload,
         }
     }
     const auto& places = m_workload.GetPlaces();
-    m_server.resize(p, EndpointPlace::NONE);
+    m_server.resize(m_endpoints.size(), EndpointPlace::NONE);
     for (uint32_t i = 0; i < p; ++i)
     {
         if (m_endpoints[i] < places.size())
         {
             m_server[i] = places[m_endpoints[i]].server;
         }
+    }
+    for (uint32_t i = p; i < m_endpoints.size(); ++i)
+    {
+        m_server[i] = p > 0 ? m_server[0] : EndpointPlace::NONE; // the ranks' NVLink domain
     }
 }
 
@@ -146,12 +153,19 @@ CollectiveBuilder::Group() const
 uint32_t
 CollectiveBuilder::Ranks() const
 {
-    return m_endpoints.size();
+    return m_ranks;
+}
+
+uint32_t
+CollectiveBuilder::Switches() const
+{
+    return m_endpoints.size() - m_ranks;
 }
 
 uint32_t
 CollectiveBuilder::Start(uint32_t pos) const
 {
+    NS_ABORT_MSG_IF(pos >= m_ranks, "a reducer (position " << pos << ") has no start op");
     return m_startOps.size() == 1 ? m_startOps[0] : m_startOps[pos];
 }
 
@@ -181,9 +195,14 @@ CollectiveBuilder::Send(uint32_t step, uint32_t src, uint32_t dst, uint16_t qp, 
     op.bytes = bytes;
     const bool intra = m_server[src] != EndpointPlace::NONE && m_server[src] == m_server[dst];
     op.duration = intra ? g.hopLatencyIntra : g.hopLatencyInter;
+    if (src >= m_ranks)
+    {
+        op.flags |= WorkloadOp::IN_NETWORK; // the switch forwards its result at once
+        op.duration = Time();
+    }
     m_maxStep = std::max(m_maxStep, step);
     const uint32_t i = m_workload.AddOp(op);
-    if (m_perRankStart)
+    if (m_perRankStart && src < m_ranks)
     {
         m_workload.AddDependency(Start(src), i);
     }
@@ -273,7 +292,7 @@ CollectiveBuilder::Join(uint32_t step, uint32_t pos, const std::vector<uint32_t>
     {
         m_workload.AddDependency(d, i);
     }
-    if (deps.empty() || m_perRankStart)
+    if (deps.empty() || (m_perRankStart && pos < m_ranks))
     {
         m_workload.AddDependency(Start(pos), i);
     }

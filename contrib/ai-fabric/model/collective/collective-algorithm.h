@@ -93,6 +93,9 @@ struct CollectiveCapabilities
     bool pointToPoint{false};      //!< NCCL runs it as point-to-point sends (ncclSend/
                                    //!< ncclRecv): `protocol: auto` follows NCCL's p2p rule
                                    //!< (LL up to NCCL_P2P_LL_THRESHOLD, else Simple)
+    bool inNetwork{false};         //!< reduces in the network: sends to the group's in-network
+                                   //!< reducers (WorkloadGroup::switches), which whoever
+                                   //!< knows the fabric fills (AttachReducers())
     bool needsRanksPerNode{false}; //!< reads WorkloadGroup::ranksPerNode (P a multiple of it)
     bool powerOfTwoRanks{false};   //!< needs P to be a power of two
 
@@ -138,6 +141,13 @@ class CollectiveBuilder
     const WorkloadGroup& Group() const;
     /// \return the number of ranks P
     uint32_t Ranks() const;
+    /**
+     * \brief The group's in-network reducers (WorkloadGroup::switches) are positions P to
+     * P + Switches() - 1: Send() to and from them as to ranks. A reducer has no start op,
+     * launch, kernel or done op: its sends wait for what they are given (IN_NETWORK ops).
+     * \return the number of reducers
+     */
+    uint32_t Switches() const;
     /**
      * \param pos rank position
      * \return the op the rank's part of the collective waits for
@@ -216,11 +226,13 @@ class CollectiveBuilder
         m_slotOf; //!< send holding a slot -> its connection and slot
     std::unordered_map<uint32_t, uint32_t> m_slotTaker; //!< send -> the send that took its
                                                         //!< slot before its data was reduced
-    const std::vector<uint32_t>& m_endpoints;           //!< rank position -> endpoint id
-    bool m_perRankStart;                                //!< ranks have different start ops
-    uint32_t m_maxStep{0};                              //!< highest step used
-    double m_gamma;                                     //!< reduction cost, seconds per byte
-    std::vector<std::vector<uint32_t>> m_done;          //!< per rank: ops its done op waits for
+    std::vector<uint32_t> m_endpoints;         //!< position -> endpoint id: the ranks (0 .. P-1),
+                                               //!< then the group's switches (P, P+1, ...)
+    uint32_t m_ranks;                          //!< P
+    bool m_perRankStart;                       //!< ranks have different start ops
+    uint32_t m_maxStep{0};                     //!< highest step used
+    double m_gamma;                            //!< reduction cost, seconds per byte
+    std::vector<std::vector<uint32_t>> m_done; //!< per rank: ops its done op waits for
 };
 
 /**

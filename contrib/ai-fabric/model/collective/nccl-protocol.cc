@@ -4,6 +4,7 @@
 #include "nccl-protocol.h"
 
 #include "ns3/abort.h"
+#include "ns3/collective-algorithm.h"
 
 #include <algorithm>
 #include <cmath>
@@ -123,6 +124,8 @@ ApplyProtocol(WorkloadGroup& g, Protocol p, const ProtocolOverrides& given)
 {
     const ProtocolProfile& profile = GetProtocolProfile(p);
     const bool tree = g.algorithm == "tree";
+    // NVLS: one latency for the whole collective (NCCL's model has no per-hop term for it).
+    const bool nvls = g.algorithm == "nvls";
     g.protocol = p;
     if (!given.chunk && g.chunkBytes > 0 && profile.slotBytes > 0)
     {
@@ -134,16 +137,29 @@ ApplyProtocol(WorkloadGroup& g, Protocol p, const ProtocolOverrides& given)
     }
     if (!given.launch)
     {
-        g.launchLatency = Ps(tree ? profile.launchTreeS : profile.launchRingS);
+        g.launchLatency = nvls ? Ps(p == Protocol::NONE ? 0 : NCCL_NVLS_NVLINK_LATENCY_S)
+                               : Ps(tree ? profile.launchTreeS : profile.launchRingS);
     }
     if (!given.hopIntra)
     {
-        g.hopLatencyIntra = Ps(tree ? profile.hopNvlinkTreeS : profile.hopNvlinkRingS);
+        g.hopLatencyIntra
+            = nvls ? Time() : Ps(tree ? profile.hopNvlinkTreeS : profile.hopNvlinkRingS);
     }
     if (!given.hopInter)
     {
-        g.hopLatencyInter = Ps(tree ? profile.hopNetTreeS : profile.hopNetRingS);
+        g.hopLatencyInter = nvls ? Time() : Ps(tree ? profile.hopNetTreeS : profile.hopNetRingS);
     }
+}
+
+std::vector<Protocol>
+ProtocolsOf(const std::string& algorithm, const std::vector<Protocol>& autoCandidates)
+{
+    const Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(algorithm);
+    if (algo && algo->GetCapabilities().inNetwork)
+    {
+        return {Protocol::SIMPLE};
+    }
+    return autoCandidates;
 }
 
 uint64_t

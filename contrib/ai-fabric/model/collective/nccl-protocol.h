@@ -38,6 +38,10 @@ struct ProtocolProfile
 /// NCCL_STEPS: slots per connection buffer (NCCL src/include/device.h, FACTS.md 3.2).
 constexpr uint32_t NCCL_SLOTS = 8;
 
+/// NCCL's tuning-model latency of NVLS over NVLink, Simple (src/graph/tuning.cc hwLat,
+/// FACTS.md 2.1, 3.7), seconds: charged once per NVLS collective, as its launch.
+constexpr double NCCL_NVLS_NVLINK_LATENCY_S = 25e-6;
+
 /// NCCL_P2P_LL_THRESHOLD: point-to-point messages up to this size use LL, larger ones
 /// Simple (NCCL src/enqueue.cc, FACTS.md 3.2), bytes.
 constexpr uint64_t NCCL_P2P_LL_THRESHOLD = 16 * 1024;
@@ -88,6 +92,8 @@ struct ProtocolOverrides
     bool launch{false};   //!< launchLatency was given
     bool hopIntra{false}; //!< hopLatencyIntra was given
     bool hopInter{false}; //!< hopLatencyInter was given
+    bool channels{false}; //!< a channel count was given (else `channels: auto`; an algorithm
+                          //!< `algorithm: auto` picks off NCCL's channels then runs on one)
 };
 
 /**
@@ -101,6 +107,16 @@ struct ProtocolOverrides
  * \param given which values the user set
  */
 void ApplyProtocol(WorkloadGroup& g, Protocol p, const ProtocolOverrides& given);
+
+/**
+ * \ingroup ai-fabric
+ * \param algorithm an algorithm name
+ * \param autoCandidates the protocols `auto` would choose among (AutoProtocolCandidates())
+ * \return the protocols NCCL runs that algorithm with: Simple only for in-network reduction
+ *         (NVLS; CollectiveCapabilities::inNetwork), else \p autoCandidates
+ */
+std::vector<Protocol> ProtocolsOf(const std::string& algorithm,
+                                  const std::vector<Protocol>& autoCandidates);
 
 /**
  * \ingroup ai-fabric

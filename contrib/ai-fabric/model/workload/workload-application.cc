@@ -139,7 +139,9 @@ WorkloadApplication::StartOp(uint32_t i)
         // The protocol's per-hop latency: the message is posted this long after it became
         // eligible (docs/collectives.md, "Protocols"); then, if the group's kernel has a
         // rate, it waits for its copy (CopyThenPost()).
-        const bool paced = m_workload->GetGroups()[op.group].kernelBytesPerSecond > 0;
+        // (A reducer's send, IN_NETWORK, is the switch's: no kernel copies it.)
+        const bool paced = m_workload->GetGroups()[op.group].kernelBytesPerSecond > 0
+                           && !(op.flags & WorkloadOp::IN_NETWORK);
         if (op.duration.IsStrictlyPositive())
         {
             Simulator::Schedule(op.duration,

@@ -51,8 +51,17 @@ struct WorkloadOp
         DELAY = 1, //!< wait for duration on rank; done when it has passed
     };
 
+    /// WorkloadOp::flags bits.
+    enum Flags : uint8_t
+    {
+        /// SEND by an in-network reducer (an NVSwitch): no kernel copies it, it is posted as
+        /// soon as its dependencies are done
+        IN_NETWORK = 1,
+    };
+
     Kind kind{SEND};                  //!< what the op does
     WireFormat wire{WireFormat::RAW}; //!< how the payload travels (SEND)
+    uint8_t flags{0};                 //!< Flags
     uint32_t group{0};                //!< index of the group (collective) it belongs to
     uint32_t step{0};                 //!< algorithm step within the group
     uint32_t rank{0};                 //!< executing endpoint (the sender for SEND)
@@ -161,6 +170,9 @@ struct WorkloadGroup
     std::vector<uint64_t> matrix;   //!< all-to-all: P x P bytes, row-major, row = source
                                     //!< position; empty: uniform S/P per pair
     std::vector<WorkloadTransfer> transfers; //!< send-recv: the transfers
+    std::vector<uint32_t> switches; //!< in-network reducers the algorithm may send to (NVLS:
+                                    //!< the NVSwitch chips of the ranks' NVLink domain),
+                                    //!< endpoint ids; the builder's positions P, P+1, ...
 };
 
 /**
