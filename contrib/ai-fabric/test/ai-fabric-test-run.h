@@ -215,7 +215,7 @@ RunCollectives(const FabricGraph& graph,
         const Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(g.algorithm);
         if (algo && algo->GetCapabilities().inNetwork && g.switches.empty())
         {
-            g.switches = graph.GetReducersOf(g.ranks); // the NVSwitch chips of the domain
+            AttachReducers(graph, g); // the NVSwitch chips, or SHARP's tree
         }
         if (g.op == "permutation" && g.ranks.size() >= 2)
         {
@@ -239,6 +239,12 @@ RunCollectives(const FabricGraph& graph,
     for (const WorkloadGroup& g : wl.GetGroups())
     {
         build.reducers = build.reducers || !g.switches.empty();
+        if (!g.tree.attach.empty())
+        {
+            build.networkReducers.insert(build.networkReducers.end(),
+                                         g.switches.begin(),
+                                         g.switches.end());
+        }
     }
     if (setup.topology)
     {

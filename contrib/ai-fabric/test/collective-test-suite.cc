@@ -38,6 +38,52 @@ using namespace ns3::aifabrictest;
 namespace
 {
 
+/**
+ * \brief Give a group of an in-network algorithm made-up reducers, numbered after its ranks:
+ * three NVSwitch chips (nvls), or a SHARP tree (collnet) of G = 2 ranks per server when P is
+ * even (else 1), servers split over two switches per local index under a root each.
+ * \param g the group (ranks 0 .. P-1)
+ */
+void
+FakeInNetwork(WorkloadGroup& g)
+{
+    const Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(g.algorithm);
+    if (!algo || !algo->GetCapabilities().inNetwork)
+    {
+        return;
+    }
+    const auto p = static_cast<uint32_t>(g.ranks.size());
+    if (!algo->GetCapabilities().networkTree)
+    {
+        g.switches = {p, p + 1, p + 2}; // three NVSwitch chips
+        return;
+    }
+    InNetworkTree& t = g.tree;
+    t = InNetworkTree();
+    t.localRanks = p % 2 == 0 && p > 2 ? 2 : 1;
+    const uint32_t servers = p / t.localRanks;
+    const bool twoLevels = servers >= 2;
+    const uint32_t leaves = t.localRanks * (twoLevels ? 2 : 1);
+    for (uint32_t i = 0; i < p; ++i)
+    {
+        const uint32_t server = i / t.localRanks;
+        const uint32_t local = i % t.localRanks;
+        t.server.push_back(server);
+        t.local.push_back(local);
+        t.attach.push_back(twoLevels ? (server % 2) * t.localRanks + local : local);
+    }
+    for (uint32_t l = 0; l < t.localRanks; ++l)
+    {
+        t.root.push_back(twoLevels ? leaves + l : InNetworkTree::NONE);
+    }
+    const uint32_t switches = leaves + (twoLevels ? t.localRanks : 0);
+    g.switches.clear();
+    for (uint32_t k = 0; k < switches; ++k)
+    {
+        g.switches.push_back(p + k);
+    }
+}
+
 /// Build one group with its algorithm. \return each rank position's SEND bytes
 std::vector<uint64_t>
 BuiltBytes(const CollectiveAlgorithm& algo, const WorkloadGroup& g)
@@ -123,10 +169,7 @@ Groups(const CollectiveAlgorithm& algo)
                             g.matrix.push_back(i % 3 == 0 ? 0 : 777 * i);
                         }
                     }
-                    if (algo.GetCapabilities().inNetwork)
-                    {
-                        g.switches = {p, p + 1, p + 2}; // three NVSwitch chips
-                    }
+                    FakeInNetwork(g);
                     if (algo.Validate(g).empty())
                     {
                         groups.push_back(g);
@@ -429,11 +472,12 @@ class CollectiveAlgorithmTestCase : public TestCase
         g.ranksPerNode = 0;
         if (caps.inNetwork)
         {
-            g.switches = {6, 7}; // two NVSwitch chips
+            g.op = "all-reduce";
+            FakeInNetwork(g);
             WorkloadGroup none = g;
             none.op = "all-reduce";
             none.switches.clear();
-            NS_TEST_EXPECT_MSG_NE(algo->Validate(none).find("NVSwitch"),
+            NS_TEST_EXPECT_MSG_NE(algo->Validate(none).find("switch"),
                                   std::string::npos,
                                   m_name + " refuses ranks without in-network reducers");
         }
@@ -666,10 +710,7 @@ class AcyclicConnectedDagTestCase : public CollectiveDagTestCase
                         {
                             g.transfers = {{0, p - 1, 5 * MiB}, {p - 1, 0, 1000}, {0, p - 1, 1}};
                         }
-                        if (CreateCollectiveAlgorithm(name)->GetCapabilities().inNetwork)
-                        {
-                            g.switches = {p, p + 1}; // two NVSwitch chips
-                        }
+                        FakeInNetwork(g);
                         if (!CreateCollectiveAlgorithm(name)->Validate(g).empty())
                         {
                             continue;
@@ -1642,10 +1683,7 @@ class ProtocolDagTestCase : public CollectiveDagTestCase
             // NVLS runs Simple only, with its chips as positions 8 and 9.
             const bool inNetwork = a->GetCapabilities().inNetwork;
             const Protocol proto = inNetwork ? Protocol::SIMPLE : Protocol::LL;
-            if (inNetwork)
-            {
-                g.switches = {8, 9};
-            }
+            FakeInNetwork(g);
             ApplyProtocol(g, proto, ProtocolOverrides{});
             NS_TEST_EXPECT_MSG_EQ(g.slots, NCCL_SLOTS, algo);
             const uint64_t chunkExpected

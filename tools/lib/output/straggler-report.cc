@@ -235,7 +235,7 @@ GatherStragglers(const FabricGraph& graph,
     out.flowsPerCollective = k;
     const auto& ops = workload.GetOps();
     const auto& groups = workload.GetGroups();
-    // An endpoint's name in the reports: "gpu<i>", or an NVSwitch's node name (NVLS).
+    // An endpoint's name in the reports: "gpu<i>", or a reducing switch's node name (NVLS, SHARP).
     const std::vector<uint32_t> endpointNodes = graph.GetEndpointNodes();
     const auto label = [&graph, &endpointNodes](uint32_t e) {
         return e < graph.GetGpuCount() || e >= endpointNodes.size()

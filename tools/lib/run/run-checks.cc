@@ -438,11 +438,12 @@ CheckRun(const FabricGraph& graph,
 namespace
 {
 
-/// \return "GPU <i>", or for an NVLS reducer (an endpoint after the GPUs) "NVSwitch endpoint <i>"
+/// \return "GPU <i>", or for an in-network reducer (an endpoint after the GPUs: an NVSwitch
+/// or, with SHARP, an InfiniBand switch) "switch endpoint <i>"
 std::string
 EndpointName(const RunResults& r, uint32_t endpoint)
 {
-    return (endpoint < r.gpus ? "GPU " : "NVSwitch endpoint ") + std::to_string(endpoint);
+    return (endpoint < r.gpus ? "GPU " : "switch endpoint ") + std::to_string(endpoint);
 }
 
 } // namespace

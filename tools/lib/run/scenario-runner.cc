@@ -40,6 +40,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 
@@ -109,6 +110,11 @@ BuildWorkload(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl)
         }
         // `algorithm: auto` was chosen on the fabric (MakeWorkloadGroup()).
         algo = CreateCollectiveAlgorithm(g.algorithm);
+        const std::string tree = InNetworkProblem(graph, g); // SHARP's tree on this fabric
+        if (!tree.empty())
+        {
+            throw SpecError(c.where, g.algorithm + " " + g.op + ": " + tree);
+        }
         const std::string problem = algo->Validate(g);
         if (!problem.empty())
         {
@@ -228,14 +234,15 @@ BuildTraining(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl, 
     };
     const ProtocolResolver resolve
         = [&graph, &choose, &t](WorkloadGroup& g, const ProtocolOverrides& given) {
-              AttachReducers(graph, g); // the NVSwitch chips of `tp_algorithm: nvls`
+              AttachReducers(graph, g); // the switches of `nvls` or `collnet` groups
               choose(g, given);
-              // What only the fabric tells: NVLS needs the group in one NVSwitch domain (and
-              // NCCL's Simple protocol).
+              // What only the fabric tells: NVLS needs the group in one NVSwitch domain, SHARP a
+              // tree (and NCCL's Simple protocol).
               const Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(g.algorithm);
               if (algo && algo->GetCapabilities().inNetwork)
               {
-                  const std::string problem = algo->Validate(g);
+                  const std::string tree = InNetworkProblem(graph, g); // SHARP's tree
+                  const std::string problem = tree.empty() ? algo->Validate(g) : tree;
                   if (!problem.empty())
                   {
                       throw SpecError(t.trainingWhere,
@@ -547,7 +554,7 @@ GatherGroups(const FabricGraph& graph,
             for (uint32_t j = first[gi]; j < first[gi + 1]; ++j)
             {
                 const WorkloadOp& op = ops[sends[j]];
-                if (op.rank < gpuCount) // what the GPUs sent (not an NVSwitch's NVLS sends)
+                if (op.rank < gpuCount) // what the GPUs sent (not a switch's NVLS or SHARP sends)
                 {
                     ++k.messages;
                     k.bytes += op.bytes;
@@ -566,7 +573,7 @@ GatherGroups(const FabricGraph& graph,
                     {
                         if (gpu >= gpuCount)
                         {
-                            continue; // an NVSwitch (NVLS): not a GPU's lane
+                            continue; // an in-network switch: not a GPU's lane
                         }
                         if (spanStart[gpu] == INT64_MAX)
                         {
@@ -623,7 +630,7 @@ GatherGroups(const FabricGraph& graph,
             const WorkloadOp& op = ops[i];
             const Time start = runner.GetOpStart(i);
             const Time end = runner.GetOpEnd(i);
-            if (position[op.rank] != UINT32_MAX) // (not an NVSwitch's send)
+            if (position[op.rank] != UINT32_MAX) // (not an in-network switch's send)
             {
                 c.bytesSentPerRank[position[op.rank]] += op.bytes;
             }
@@ -641,7 +648,7 @@ GatherGroups(const FabricGraph& graph,
             f.startS = start.GetSeconds();
             f.endS = end.GetSeconds();
             c.endS = std::max(c.endS, f.endS);
-            if (position[op.peer] != UINT32_MAX) // (not to an NVSwitch)
+            if (position[op.peer] != UINT32_MAX) // (not to an in-network switch)
             {
                 double& finish = c.finishSPerRank[position[op.peer]];
                 finish = std::max(finish, f.endS);
@@ -1058,11 +1065,17 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         }
         build.congestionControl = factory.Create<RdmaCongestionControl>();
     }
-    // NVLS sends to the NVSwitch chips: they are endpoints only when some group uses them.
+    // NVLS and SHARP send to switches: they are endpoints only when some group uses them.
+    std::set<uint32_t> network; // SHARP's switches, routed to from everywhere
     for (const WorkloadGroup& g : workload.GetGroups())
     {
         build.reducers = build.reducers || !g.switches.empty();
+        if (!g.tree.attach.empty())
+        {
+            network.insert(g.switches.begin(), g.switches.end());
+        }
     }
+    build.networkReducers.assign(network.begin(), network.end());
     Fabric fabric = FabricBuilder::Build(graph, spec.topology.where, build);
     // Results from the devices, switches and transports: time series, counters, ports, and
     // the straggler ledger (fed by their trace sources) when attribution is on.
@@ -1075,7 +1088,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     }
     PacketCapture capture(spec, graph, fabric);
 
-    // One WorkloadApplication per endpoint (GPU, and NVSwitch when it reduces), each driving
+    // One WorkloadApplication per endpoint (GPU, and switch when it reduces), each driving
     // its node's transport. The workload
     // starts in this event (every op without dependencies, in op order), before the
     // monitors' first ticks; the applications' own start events find it started.

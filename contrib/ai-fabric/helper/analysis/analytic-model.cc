@@ -425,8 +425,35 @@ void
 AttachReducers(const FabricGraph& graph, WorkloadGroup& g)
 {
     const Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(g.algorithm);
-    g.switches = algo && algo->GetCapabilities().inNetwork ? graph.GetReducersOf(g.ranks)
-                                                           : std::vector<uint32_t>();
+    const CollectiveCapabilities caps = algo ? algo->GetCapabilities() : CollectiveCapabilities();
+    g.tree = InNetworkTree();
+    g.switches.clear();
+    if (caps.inNetwork && caps.networkTree)
+    {
+        // A group without a tree keeps none; its Validate() says why (SharpTreeProblem()).
+        if (!graph.GetSharpTree(g.ranks, g.tree, g.switches).empty())
+        {
+            g.tree = InNetworkTree();
+            g.switches.clear();
+        }
+    }
+    else if (caps.inNetwork)
+    {
+        g.switches = graph.GetReducersOf(g.ranks);
+    }
+}
+
+std::string
+InNetworkProblem(const FabricGraph& graph, const WorkloadGroup& g)
+{
+    const Ptr<CollectiveAlgorithm> algo = CreateCollectiveAlgorithm(g.algorithm);
+    if (!algo || !algo->GetCapabilities().networkTree || g.ranks.size() < 2)
+    {
+        return "";
+    }
+    InNetworkTree tree;
+    std::vector<uint32_t> switches;
+    return graph.GetSharpTree(g.ranks, tree, switches);
 }
 
 Protocol

@@ -143,13 +143,23 @@ void AddProtocolCost(const WorkloadGroup& group, bool interCrosses, CollectiveCo
 /**
  * \ingroup ai-fabric
  * \brief Give a group the in-network reducers its algorithm sends to: for an algorithm whose
- * capabilities say inNetwork (nvls), the NVSwitch chips of its ranks' NVLink domain
- * (FabricGraph::GetReducersOf(); none if the ranks span servers or it has none, which the
- * algorithm's Validate() then refuses); for any other, none.
+ * capabilities say inNetwork, the NVSwitch chips of its ranks' NVLink domain (nvls;
+ * FabricGraph::GetReducersOf()) or, with networkTree, the InfiniBand switches of its SHARP
+ * tree and the tree (collnet; FabricGraph::GetSharpTree()); none if there are none, which the
+ * algorithm's Validate() then refuses (InNetworkProblem() says why); for any other, none.
  * \param graph the fabric
  * \param g the group (WorkloadGroup::switches set)
  */
 void AttachReducers(const FabricGraph& graph, WorkloadGroup& g);
+
+/**
+ * \ingroup ai-fabric
+ * \param graph the fabric
+ * \param g a group
+ * \return for a network-tree algorithm (collnet) whose group has no SHARP tree on this fabric,
+ *         why (FabricGraph::GetSharpTree()); else ""
+ */
+std::string InNetworkProblem(const FabricGraph& graph, const WorkloadGroup& g);
 
 /**
  * \ingroup ai-fabric

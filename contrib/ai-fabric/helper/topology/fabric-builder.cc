@@ -444,6 +444,10 @@ FabricBuilder::Build(const FabricGraph& graph,
                                                 endpoint,
                                                 MakeBoundCallback(&SelectPort, sw),
                                                 RdmaTransport::StripeSelector()));
+            if (!graph.IsNvSwitch(n))
+            {
+                continue; // an InfiniBand switch: routed below if a group uses it
+            }
             for (const auto& adj : graph.GetAdjacency(n))
             {
                 const Ptr<FabricSwitch>& gpuSwitch = f.switches[adj.peer];
@@ -455,6 +459,39 @@ FabricBuilder::Build(const FabricGraph& graph,
                     = links[adj.link].a == adj.peer ? f.devicesA[adj.link] : f.devicesB[adj.link];
                 gpuSwitch->GetRouting()->SetRoute(endpoint,
                                                   {static_cast<uint16_t>(dev->GetSwitchPort())});
+            }
+        }
+        // SHARP's switches: every forwarding element's equal-cost next hops towards each, as
+        // towards a GPU (FabricGraph::NextHops()).
+        std::vector<uint32_t> hops;
+        std::vector<uint16_t> ports;
+        for (const uint32_t endpoint : options.networkReducers)
+        {
+            NS_ABORT_MSG_IF(endpoint < graph.GetGpuCount()
+                                || endpoint - graph.GetGpuCount() >= reducers.size(),
+                            "endpoint " << endpoint << " is not a reducer");
+            const uint32_t target = reducers[endpoint - graph.GetGpuCount()];
+            const std::vector<uint32_t> dist = graph.RouteDistancesTo(target);
+            for (uint32_t n = 0; n < nodes.size(); ++n)
+            {
+                if (!f.switches[n] || n == target)
+                {
+                    continue;
+                }
+                graph.NextHops(n, target, dist, hops);
+                if (hops.empty())
+                {
+                    continue;
+                }
+                ports.clear();
+                for (const uint32_t k : hops)
+                {
+                    const auto& adj = graph.GetAdjacency(n)[k];
+                    const Ptr<FabricNetDevice>& dev
+                        = links[adj.link].a == n ? f.devicesA[adj.link] : f.devicesB[adj.link];
+                    ports.push_back(static_cast<uint16_t>(dev->GetSwitchPort()));
+                }
+                f.switches[n]->GetRouting()->SetRoute(endpoint, ports);
             }
         }
     }

@@ -67,10 +67,15 @@ struct FabricBuildOptions
     /// many MTU packets' payload, with all their wire bytes; 1 (the default) is full fidelity.
     uint32_t cellPackets{1};
     SpecLocation cellPacketsWhere; //!< where the knob was set, for errors
-    /// Make every NVSwitch an endpoint too (FabricGraph::GetReducerNodes(); endpoint
-    /// GetGpuCount() + k), with a transport and the routes between it and the GPUs it links
-    /// to: the in-network reducers of NVLink SHARP (`algorithm: nvls`).
+    /// Make every in-network reducer an endpoint too (FabricGraph::GetReducerNodes(): the
+    /// NVSwitches, then the InfiniBand switches; endpoint GetGpuCount() + k), with a transport;
+    /// an NVSwitch also gets the routes between it and the GPUs it links to (NVLink SHARP,
+    /// `algorithm: nvls`), an InfiniBand switch those of networkReducers.
     bool reducers{false};
+    /// Of the reducers, the InfiniBand switches groups send to (SHARP, `algorithm: collnet`),
+    /// as endpoint ids: every forwarding element gets a route to each (the NVSwitches' are
+    /// one hop from their GPUs and always set).
+    std::vector<uint32_t> networkReducers;
 };
 
 /**

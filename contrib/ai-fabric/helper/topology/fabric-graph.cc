@@ -191,27 +191,215 @@ FabricGraph::GetEndpointPlaces() const
     return places;
 }
 
+bool
+FabricGraph::IsNvSwitch(uint32_t node) const
+{
+    if (m_nodes[node].kind != NodeKind::SWITCH || m_adjacency[node].empty())
+    {
+        return false;
+    }
+    for (const Adjacency& a : m_adjacency[node])
+    {
+        if (m_links[a.link].kind != LinkKind::NVLINK)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 std::vector<uint32_t>
 FabricGraph::GetReducerNodes() const
 {
+    // The NVSwitches first, then the InfiniBand switches, each in node order.
     std::vector<uint32_t> reducers;
+    std::vector<uint32_t> infinibandSwitches;
     for (uint32_t n = 0; n < m_nodes.size(); ++n)
     {
         if (m_nodes[n].kind != NodeKind::SWITCH || m_adjacency[n].empty())
         {
             continue;
         }
-        bool nvswitch = true;
+        bool infiniband = true;
         for (const Adjacency& a : m_adjacency[n])
         {
-            nvswitch = nvswitch && m_links[a.link].kind == LinkKind::NVLINK;
+            infiniband
+                = infiniband && m_profiles[m_links[a.link].profile].technology == "infiniband";
         }
-        if (nvswitch)
+        if (IsNvSwitch(n))
         {
             reducers.push_back(n);
         }
+        else if (infiniband)
+        {
+            infinibandSwitches.push_back(n);
+        }
     }
+    reducers.insert(reducers.end(), infinibandSwitches.begin(), infinibandSwitches.end());
     return reducers;
+}
+
+std::string
+FabricGraph::GetSharpTree(const std::vector<uint32_t>& gpus,
+                          InNetworkTree& tree,
+                          std::vector<uint32_t>& switches) const
+{
+    tree = InNetworkTree();
+    switches.clear();
+    if (m_reducerMemoLinks != m_links.size() || m_reducerIndex.size() != m_nodes.size())
+    {
+        m_reducerIndex.assign(m_nodes.size(), NONE);
+        const std::vector<uint32_t> reducers = GetReducerNodes();
+        for (uint32_t k = 0; k < reducers.size(); ++k)
+        {
+            m_reducerIndex[reducers[k]] = k;
+        }
+        m_reducerMemoLinks = m_links.size();
+    }
+    const uint32_t p = gpus.size();
+    std::map<uint32_t, uint32_t> serverIndex; // server -> dense index
+    std::vector<uint32_t> count;              // per dense server: ranks so far
+    std::vector<uint32_t> attachNode(p);
+    tree.attach.resize(p);
+    tree.server.resize(p);
+    tree.local.resize(p);
+    for (uint32_t i = 0; i < p; ++i)
+    {
+        const uint32_t node = m_gpuNodes.at(gpus[i]);
+        const uint32_t server = m_nodes[node].server;
+        const uint32_t key = server == NONE ? UINT32_MAX - gpus[i] : server; // one's own
+        const auto it = serverIndex.emplace(key, count.size()).first;
+        if (it->second == count.size())
+        {
+            count.push_back(0);
+        }
+        tree.server[i] = it->second;
+        ++count[it->second];
+        // The switch its NIC reaches first (through a NIC node, if any).
+        const uint32_t nicLink = GetGpuNicLink(gpus[i]);
+        if (nicLink == NONE)
+        {
+            return "GPU '" + m_nodes[node].name + "' has no NIC: SHARP reduces in the network";
+        }
+        uint32_t peer = m_links[nicLink].a == node ? m_links[nicLink].b : m_links[nicLink].a;
+        if (m_nodes[peer].kind == NodeKind::NIC)
+        {
+            const uint32_t nic = peer;
+            for (const Adjacency& a : m_adjacency[nic])
+            {
+                if (a.peer != node)
+                {
+                    peer = a.peer;
+                }
+            }
+        }
+        if (m_reducerIndex[peer] == NONE || IsNvSwitch(peer))
+        {
+            return "GPU '" + m_nodes[node].name + "' reaches switch '" + m_nodes[peer].name
+                   + "', which is not an InfiniBand switch: SHARP runs in InfiniBand switches "
+                     "(every link of the switch InfiniBand)";
+        }
+        attachNode[i] = peer;
+    }
+    if (count.size() < 2)
+    {
+        return "all ranks are in one server: SHARP reduces across servers (inside one, use nvls "
+               "or ring)";
+    }
+    // A rank's local index: its place among its server's ranks by rail (local GPU index), so
+    // that the ranks of one local index sit on one rail whatever the order of `ranks`.
+    std::vector<std::vector<uint32_t>> byServer(count.size());
+    for (uint32_t i = 0; i < p; ++i)
+    {
+        byServer[tree.server[i]].push_back(i);
+    }
+    for (auto& members : byServer)
+    {
+        std::sort(members.begin(), members.end(), [&](uint32_t x, uint32_t y) {
+            const Node& nx = m_nodes[m_gpuNodes[gpus[x]]];
+            const Node& ny = m_nodes[m_gpuNodes[gpus[y]]];
+            return std::make_pair(nx.rail, gpus[x]) < std::make_pair(ny.rail, gpus[y]);
+        });
+        for (uint32_t k = 0; k < members.size(); ++k)
+        {
+            tree.local[members[k]] = k;
+        }
+    }
+    tree.localRanks = count.front();
+    for (const uint32_t c : count)
+    {
+        if (c != tree.localRanks)
+        {
+            return "the ranks are spread unevenly over their servers (" + std::to_string(c)
+                   + " and " + std::to_string(tree.localRanks)
+                   + "): SHARP here needs as many ranks in every server";
+        }
+    }
+    // Switch list: the attach switches, then the roots.
+    std::map<uint32_t, uint32_t> switchOf; // node -> index in switches
+    const auto add = [&](uint32_t n) {
+        const auto it = switchOf.emplace(n, switches.size()).first;
+        if (it->second == switches.size())
+        {
+            switches.push_back(static_cast<uint32_t>(m_gpuNodes.size()) + m_reducerIndex[n]);
+        }
+        return it->second;
+    };
+    for (uint32_t i = 0; i < p; ++i)
+    {
+        tree.attach[i] = add(attachNode[i]);
+    }
+    // Per local index, one tree: its members' switches, under a switch linked to all of them
+    // if several; the trees take turns among such switches (SHARP spreads its trees).
+    tree.root.assign(tree.localRanks, InNetworkTree::NONE);
+    for (uint32_t l = 0; l < tree.localRanks; ++l)
+    {
+        std::vector<uint32_t> leaves;
+        for (uint32_t i = 0; i < p; ++i)
+        {
+            if (tree.local[i] == l)
+            {
+                leaves.push_back(attachNode[i]);
+            }
+        }
+        std::sort(leaves.begin(), leaves.end());
+        leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
+        if (leaves.size() < 2)
+        {
+            continue;
+        }
+        std::vector<uint32_t> common;
+        for (const Adjacency& a : m_adjacency[leaves.front()])
+        {
+            const uint32_t c = a.peer;
+            if (m_reducerIndex[c] == NONE || IsNvSwitch(c))
+            {
+                continue;
+            }
+            bool all = true;
+            for (const uint32_t leaf : leaves)
+            {
+                const auto& adj = m_adjacency[leaf];
+                all = all && std::any_of(adj.begin(), adj.end(), [c](const Adjacency& x) {
+                          return x.peer == c;
+                      });
+            }
+            if (all)
+            {
+                common.push_back(c);
+            }
+        }
+        std::sort(common.begin(), common.end());
+        common.erase(std::unique(common.begin(), common.end()), common.end());
+        if (common.empty())
+        {
+            return "the switches of the ranks' NICs ('" + m_nodes[leaves.front()].name
+                   + "' and others) share no switch above them: SHARP trees of more than two "
+                     "switch levels are not modelled";
+        }
+        tree.root[l] = add(common[l % common.size()]);
+    }
+    return "";
 }
 
 std::vector<uint32_t>
@@ -252,7 +440,7 @@ FabricGraph::GetReducersOf(const std::vector<uint32_t>& gpus) const
     std::vector<uint32_t> chips;
     for (const Adjacency& a : m_adjacency[m_gpuNodes[gpus.front()]])
     {
-        if (m_reducerIndex[a.peer] != NONE)
+        if (m_reducerIndex[a.peer] != NONE && IsNvSwitch(a.peer))
         {
             chips.push_back(a.peer);
         }

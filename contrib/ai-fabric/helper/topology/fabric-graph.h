@@ -167,12 +167,29 @@ class FabricGraph
     /// \return number of switches
     uint32_t GetSwitchCount() const;
     /**
-     * \brief The in-network reducers: NVSwitch nodes (switches every link of which is an
-     * NVLink), in node order. Reducer k is endpoint GetGpuCount() + k when a fabric is built
-     * with them (FabricBuildOptions::reducers): NVLink SHARP (`algorithm: nvls`) sends to it.
+     * \brief The in-network reducers: the NVSwitch nodes (switches every link of which is an
+     * NVLink; NVLink SHARP, `algorithm: nvls`), then the InfiniBand switches (switches every
+     * link of which is InfiniBand; SHARP, `algorithm: collnet`), each in node order. Reducer k is
+     * endpoint GetGpuCount() + k when a fabric is built with them (FabricBuildOptions::reducers).
      * \return their node indices
      */
     std::vector<uint32_t> GetReducerNodes() const;
+    /// \param node a node \return true if it is an NVSwitch (a switch all of whose links are
+    ///         NVLinks)
+    bool IsNvSwitch(uint32_t node) const;
+    /**
+     * \brief The SHARP aggregation tree of a group (InNetworkTree): each GPU attaches to the
+     * switch its NIC reaches first; the GPUs with one local index (one per server) are reduced
+     * by the switch they share, or by their switches and one switch linked to all of those
+     * (the root). A GPU without a server is a server of its own.
+     * \param gpus GPU indices (a collective's ranks)
+     * \param[out] tree the tree (switches are indices into \p switches)
+     * \param[out] switches reducer endpoint ids of the tree's switches
+     * \return "" or why there is no such tree, as a sentence
+     */
+    std::string GetSharpTree(const std::vector<uint32_t>& gpus,
+                             InNetworkTree& tree,
+                             std::vector<uint32_t>& switches) const;
     /**
      * \param gpus GPU indices (a collective's ranks)
      * \return the reducer endpoint ids of the one server (NVLink domain) all of them are in:

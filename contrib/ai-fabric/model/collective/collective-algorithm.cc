@@ -138,9 +138,15 @@ CollectiveBuilder::CollectiveBuilder(Workload& workload,
             m_server[i] = places[m_endpoints[i]].server;
         }
     }
+    // A reducer is in the ranks' server when they share one (NVLS: their NVLink domain).
+    uint32_t common = p > 0 ? m_server[0] : EndpointPlace::NONE;
+    for (uint32_t i = 1; i < p; ++i)
+    {
+        common = m_server[i] == common ? common : EndpointPlace::NONE;
+    }
     for (uint32_t i = p; i < m_endpoints.size(); ++i)
     {
-        m_server[i] = p > 0 ? m_server[0] : EndpointPlace::NONE; // the ranks' NVLink domain
+        m_server[i] = common;
     }
 }
 

@@ -95,7 +95,11 @@ struct CollectiveCapabilities
                                    //!< (LL up to NCCL_P2P_LL_THRESHOLD, else Simple)
     bool inNetwork{false};         //!< reduces in the network: sends to the group's in-network
                                    //!< reducers (WorkloadGroup::switches), which whoever
-                                   //!< knows the fabric fills (AttachReducers())
+                                   //!< knows the fabric fills (AttachReducers()); NCCL runs
+                                   //!< such algorithms with its Simple protocol only
+    bool networkTree{false};       //!< with inNetwork: the reducers are InfiniBand switches
+                                   //!< in a tree (WorkloadGroup::tree, SHARP), not the
+                                   //!< NVSwitch chips of one NVLink domain
     bool needsRanksPerNode{false}; //!< reads WorkloadGroup::ranksPerNode (P a multiple of it)
     bool powerOfTwoRanks{false};   //!< needs P to be a power of two
 

@@ -126,6 +126,7 @@ ApplyProtocol(WorkloadGroup& g, Protocol p, const ProtocolOverrides& given)
     const bool tree = g.algorithm == "tree";
     // NVLS: one latency for the whole collective (NCCL's model has no per-hop term for it).
     const bool nvls = g.algorithm == "nvls";
+    const bool collnet = g.algorithm == "collnet"; // likewise for CollNet Direct
     g.protocol = p;
     if (!given.chunk && g.chunkBytes > 0 && profile.slotBytes > 0)
     {
@@ -138,17 +139,27 @@ ApplyProtocol(WorkloadGroup& g, Protocol p, const ProtocolOverrides& given)
     if (!given.launch)
     {
         g.launchLatency = nvls ? Ps(p == Protocol::NONE ? 0 : NCCL_NVLS_NVLINK_LATENCY_S)
-                               : Ps(tree ? profile.launchTreeS : profile.launchRingS);
+                          : collnet
+                              ? Ps(p == Protocol::NONE ? 0 : NcclCollnetLatency(g.tree.localRanks))
+                              : Ps(tree ? profile.launchTreeS : profile.launchRingS);
     }
     if (!given.hopIntra)
     {
         g.hopLatencyIntra
-            = nvls ? Time() : Ps(tree ? profile.hopNvlinkTreeS : profile.hopNvlinkRingS);
+            = nvls || collnet ? Time() : Ps(tree ? profile.hopNvlinkTreeS : profile.hopNvlinkRingS);
     }
     if (!given.hopInter)
     {
-        g.hopLatencyInter = nvls ? Time() : Ps(tree ? profile.hopNetTreeS : profile.hopNetRingS);
+        g.hopLatencyInter
+            = nvls || collnet ? Time() : Ps(tree ? profile.hopNetTreeS : profile.hopNetRingS);
     }
+}
+
+double
+NcclCollnetLatency(uint32_t localRanks)
+{
+    const double g = std::max<uint32_t>(localRanks, 1);
+    return 2 * (std::min(1.0, g - 1) * 3.7 * US + (g - 1) * 0.4 * US) + 31 * US;
 }
 
 std::vector<Protocol>

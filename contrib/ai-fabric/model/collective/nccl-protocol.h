@@ -42,6 +42,17 @@ constexpr uint32_t NCCL_SLOTS = 8;
 /// FACTS.md 2.1, 3.7), seconds: charged once per NVLS collective, as its launch.
 constexpr double NCCL_NVLS_NVLINK_LATENCY_S = 25e-6;
 
+/**
+ * \ingroup ai-fabric
+ * \brief NCCL's tuning-model latency of CollNet Direct (IB SHARP), Simple (src/graph/
+ * tuning.cc): 2 (min(1, G-1) intraLat + 0.4 us (G-1)) + interLat, with hwLat NVLink 3.7 us and
+ * NET 31 us (FACTS.md 3.7) and 0.4 us of "arity serialization" per local rank; charged once
+ * per collective, as its launch.
+ * \param localRanks G, ranks per server
+ * \return seconds
+ */
+double NcclCollnetLatency(uint32_t localRanks);
+
 /// NCCL_P2P_LL_THRESHOLD: point-to-point messages up to this size use LL, larger ones
 /// Simple (NCCL src/enqueue.cc, FACTS.md 3.2), bytes.
 constexpr uint64_t NCCL_P2P_LL_THRESHOLD = 16 * 1024;

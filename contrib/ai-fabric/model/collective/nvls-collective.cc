@@ -7,6 +7,7 @@
 #include "ns3/workload.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -219,9 +220,10 @@ NvlsCollectiveAlgorithm::ScheduleTime(const WorkloadGroup& g,
     // C channels run side by side, each on its share: their last pieces (s each) cross the
     // links together, c s.
     const double c = std::max(1.0, x.c);
+    // A channel's shard is cut into equal pieces of at most the chunk (as DoBuildChannel()).
     const double shard = n / (pd * c);
-    const double s
-        = c * (g.chunkBytes > 0 ? std::min(shard, static_cast<double>(g.chunkBytes)) : shard);
+    const double pieces = g.chunkBytes > 0 ? std::max(1.0, std::ceil(shard / g.chunkBytes)) : 1;
+    const double s = c * shard / pieces;
     if (g.op == "all-reduce")
     {
         // Up S + S/P, then the last pieces down (s) and their multicast (P s).

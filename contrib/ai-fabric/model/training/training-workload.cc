@@ -58,6 +58,19 @@ SplitList(const std::string& s)
     return out;
 }
 
+/**
+ * \param jobChunk the job's chunk_bytes (0: whole steps)
+ * \param algo a group's algorithm
+ * \return the group's chunk: the job's; for an in-network algorithm (NVLS, CollNet), which
+ *         pipelines only by its pieces, NCCL's chunk when the job gives none
+ */
+uint64_t
+ChunkOf(uint64_t jobChunk, const CollectiveAlgorithm& algo)
+{
+    return jobChunk == 0 && algo.GetCapabilities().inNetwork ? WorkloadGroup::NCCL_CHUNK_BYTES
+                                                             : jobChunk;
+}
+
 /// \param x a number \return it as a string
 std::string
 Str(uint64_t x)
@@ -901,7 +914,7 @@ TrainingBuilder::TensorCollective(uint32_t s, const std::string& what, uint32_t 
         g.algorithm = m_spec.tpAlgorithm;
         g.bytes = m_z.tpBytes;
         g.channels = m_spec.tpChannels;
-        g.chunkBytes = m_spec.chunkBytes;
+        g.chunkBytes = ChunkOf(m_spec.chunkBytes, *m_tpAlgo);
         g.ranks.resize(m_tp);
         std::vector<uint32_t> starts(m_tp);
         for (uint32_t t = 0; t < m_tp; ++t)
@@ -1404,7 +1417,7 @@ TrainingBuilder::Bucket(uint32_t s,
         g.algorithm = m_spec.dpAlgorithm;
         g.bytes = size;
         g.channels = m_spec.dpChannels;
-        g.chunkBytes = m_spec.chunkBytes;
+        g.chunkBytes = ChunkOf(m_spec.chunkBytes, *m_dpAlgo);
         std::vector<uint32_t> starts;
         for (const uint32_t r : members)
         {

@@ -131,6 +131,26 @@ enum class RingOrder : uint8_t
     RANKS = 1,    //!< the ranks in the order given, on every channel
 };
 
+/**
+ * \ingroup ai-fabric
+ * \brief The in-network reduction trees of a network-tree algorithm (`collnet`, InfiniBand
+ * SHARP), one per local index: where each rank attaches, its place in its server, and the
+ * root above its tree's switches.
+ * Switches are indices into WorkloadGroup::switches; filled with the fabric
+ * (AttachReducers()).
+ */
+struct InNetworkTree
+{
+    static constexpr uint32_t NONE = UINT32_MAX; //!< "no parent": the tree's root
+
+    std::vector<uint32_t> attach; //!< per rank position: the switch its NIC reaches first
+    std::vector<uint32_t> server; //!< per rank position: its server (ranks of a server share it)
+    std::vector<uint32_t> local;  //!< per rank position: its index among its server's ranks
+    std::vector<uint32_t> root;   //!< per local index: the switch above the ranks' switches
+                                  //!< when they reach several, NONE when they share one
+    uint32_t localRanks{1};       //!< ranks per server (every server has as many)
+};
+
 struct WorkloadGroup
 {
     /// WorkloadGroup::channels: "NCCL's count for this group" (PlanChannels() resolves it).
@@ -173,6 +193,7 @@ struct WorkloadGroup
     std::vector<uint32_t> switches; //!< in-network reducers the algorithm may send to (NVLS:
                                     //!< the NVSwitch chips of the ranks' NVLink domain),
                                     //!< endpoint ids; the builder's positions P, P+1, ...
+    InNetworkTree tree; //!< network-tree algorithms (collnet): the reduction tree over switches
 };
 
 /**
