@@ -240,3 +240,37 @@ TEST(NcclTestsCli, ProtocolFlagChoosesTheProtocol)
     EXPECT_EQ(chosen.front(), "ll"); // 1 KiB: latency-bound
     EXPECT_NE(chosen.back(), "ll");  // 64 MiB: LL's half-rate wire loses
 }
+
+/// `--algorithm nvls` and `--algorithm collnet` reach the in-network algorithms: each size's
+/// JSON row names them; on a fabric without what they reduce in, exit 2 naming why.
+TEST(NcclTestsCli, AlgorithmFlagReachesInNetworkReduction)
+{
+    const fs::path s = Scratch("in-network");
+    auto algorithms = [&s](const std::string& topology, const std::string& algorithm) {
+        const fs::path json = s / (algorithm + ".json");
+        const Outcome o = Tool("nccl-tests all_reduce_perf --topology " + Src(topology)
+                                   + " -b 1M -e 4M -f 4 --algorithm " + algorithm + " --out "
+                                   + (s / "out").string() + " -J " + json.string(),
+                               s);
+        EXPECT_EQ(o.status, 0) << o.err;
+        const std::string text = aifabrictest::SlurpFile(json);
+        std::vector<std::string> found;
+        for (std::size_t at = text.find("\"algorithm\": \""); at != std::string::npos;
+             at = text.find("\"algorithm\": \"", at + 1))
+        {
+            const std::size_t from = at + 14;
+            found.push_back(text.substr(from, text.find('"', from) - from));
+        }
+        return found;
+    };
+    EXPECT_EQ(algorithms("topologies/dgx-h100-node.yaml", "nvls"),
+              (std::vector<std::string>{"nvls", "nvls", "nvls"}));
+    EXPECT_EQ(algorithms("validation/fabrics/rail-2x8-h100-ndr.yaml", "collnet"),
+              (std::vector<std::string>{"collnet", "collnet", "collnet"}));
+    const Outcome bad
+        = Tool("nccl-tests all_reduce_perf --topology " + Src("topologies/dgx-h100-node.yaml")
+                   + " -b 1M -e 1M --algorithm collnet --out " + (s / "bad").string(),
+               s);
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("has no NIC"), std::string::npos) << bad.err;
+}

@@ -26,7 +26,8 @@ using namespace ns3;
 TEST(Scheduler, ScenariosGiveIdenticalResultsWithEveryScheduler)
 {
     // Real runs through RunScenario: the same events, flows and collective times, to
-    // the byte, with priority-queue and with ours. The RoCE incast has ECN marks drawn at
+    // the byte, with priority-queue and with ours (in-network reduction: switches as endpoints
+    // too). The RoCE incast has ECN marks drawn at
     // random and DCQCN timers, the training job thousands of messages over a leaf-spine,
     // the Dragonfly+ all-to-all random Valiant detours, the lossy RoCE leaf-spine drops,
     // go-back-N and DCQCN timers armed and cancelled thousands of times (with
@@ -47,7 +48,8 @@ TEST(Scheduler, ScenariosGiveIdenticalResultsWithEveryScheduler)
     for (const char* file : {"examples/roce-incast-dcqcn.yaml",
                              "examples/train-3d-16gpu.yaml",
                              "tests/scenarios/dragonfly-valiant-alltoall.yaml",
-                             "tests/scenarios/roce-lossy-gbn-dcqcn.yaml"})
+                             "tests/scenarios/roce-lossy-gbn-dcqcn.yaml",
+                             "tests/scenarios/in-network-reduction.yaml"})
     {
         specs.emplace_back(file, ReadScenarioFile(std::string(AI_FABRIC_SOURCE_DIR) + "/" + file));
     }
@@ -66,6 +68,12 @@ TEST(Scheduler, ScenariosGiveIdenticalResultsWithEveryScheduler)
         }
     }
     specs.emplace_back("roce-incast-dcqcn, fast recovery", fast);
+    // The training job with its DP buckets on SHARP and its TP all-reduces on NVLS: the
+    // switches as endpoints, their joins and multicasts.
+    ScenarioSpec inNetwork = specs[1].second;
+    inNetwork.traffic.training.dpAlgorithm = "collnet";
+    inNetwork.traffic.training.tpAlgorithm = "nvls";
+    specs.emplace_back("train-3d-16gpu, collnet and nvls", inNetwork);
     for (const auto& [file, spec] : specs)
     {
         RunOptions options;
