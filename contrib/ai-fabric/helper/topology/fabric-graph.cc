@@ -246,16 +246,7 @@ FabricGraph::GetSharpTree(const std::vector<uint32_t>& gpus,
 {
     tree = InNetworkTree();
     switches.clear();
-    if (m_reducerMemoLinks != m_links.size() || m_reducerIndex.size() != m_nodes.size())
-    {
-        m_reducerIndex.assign(m_nodes.size(), NONE);
-        const std::vector<uint32_t> reducers = GetReducerNodes();
-        for (uint32_t k = 0; k < reducers.size(); ++k)
-        {
-            m_reducerIndex[reducers[k]] = k;
-        }
-        m_reducerMemoLinks = m_links.size();
-    }
+    UpdateReducerIndex();
     const uint32_t p = gpus.size();
     std::map<uint32_t, uint32_t> serverIndex; // server -> dense index
     std::vector<uint32_t> count;              // per dense server: ranks so far
@@ -402,6 +393,21 @@ FabricGraph::GetSharpTree(const std::vector<uint32_t>& gpus,
     return "";
 }
 
+void
+FabricGraph::UpdateReducerIndex() const
+{
+    if (m_reducerMemoLinks != m_links.size() || m_reducerIndex.size() != m_nodes.size())
+    {
+        m_reducerIndex.assign(m_nodes.size(), NONE);
+        const std::vector<uint32_t> reducers = GetReducerNodes();
+        for (uint32_t k = 0; k < reducers.size(); ++k)
+        {
+            m_reducerIndex[reducers[k]] = k;
+        }
+        m_reducerMemoLinks = m_links.size();
+    }
+}
+
 std::vector<uint32_t>
 FabricGraph::GetEndpointNodes() const
 {
@@ -426,16 +432,7 @@ FabricGraph::GetReducersOf(const std::vector<uint32_t>& gpus) const
             return {};
         }
     }
-    if (m_reducerMemoLinks != m_links.size() || m_reducerIndex.size() != m_nodes.size())
-    {
-        m_reducerIndex.assign(m_nodes.size(), NONE);
-        const std::vector<uint32_t> reducers = GetReducerNodes();
-        for (uint32_t k = 0; k < reducers.size(); ++k)
-        {
-            m_reducerIndex[reducers[k]] = k;
-        }
-        m_reducerMemoLinks = m_links.size();
-    }
+    UpdateReducerIndex();
     // The NVSwitches the first GPU links to that every other GPU links to as well.
     std::vector<uint32_t> chips;
     for (const Adjacency& a : m_adjacency[m_gpuNodes[gpus.front()]])

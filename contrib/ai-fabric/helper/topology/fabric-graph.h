@@ -287,6 +287,9 @@ class FabricGraph
      */
     std::vector<uint32_t> Distances(uint32_t target, bool gpusRelay) const;
 
+    /// Build m_reducerIndex if the graph has changed since (GetReducersOf(), GetSharpTree()).
+    void UpdateReducerIndex() const;
+
     std::vector<Node> m_nodes;                                 //!< nodes
     std::vector<Link> m_links;                                 //!< links
     std::vector<LinkProfile> m_profiles;                       //!< profiles

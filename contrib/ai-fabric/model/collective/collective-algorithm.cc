@@ -519,6 +519,11 @@ CollectiveAlgorithm::Validate(const WorkloadGroup& g) const
             }
         }
     }
+    if (GetCapabilities().inNetwork && g.protocol != Protocol::SIMPLE
+        && g.protocol != Protocol::NONE && g.protocol != Protocol::AUTO)
+    {
+        return g.algorithm + " runs NCCL's Simple protocol only (protocol: simple, auto or none)";
+    }
     if (g.chunkBytes > 0 && g.bytes / g.chunkBytes > MAX_PIECES)
     {
         return "chunk size " + std::to_string(g.chunkBytes) + " B cuts the "

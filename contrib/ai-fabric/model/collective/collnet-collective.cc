@@ -114,11 +114,6 @@ CollnetCollectiveAlgorithm::Validate(const WorkloadGroup& g) const
     {
         return problem;
     }
-    if (g.protocol != Protocol::SIMPLE && g.protocol != Protocol::NONE
-        && g.protocol != Protocol::AUTO)
-    {
-        return "collnet runs NCCL's Simple protocol only (protocol: simple, auto or none)";
-    }
     if (g.ranks.size() >= 2 && g.switches.empty())
     {
         return "collnet reduces in the InfiniBand switches the ranks' NICs reach (SHARP), and "

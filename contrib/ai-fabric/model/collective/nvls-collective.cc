@@ -55,11 +55,6 @@ NvlsCollectiveAlgorithm::Validate(const WorkloadGroup& g) const
     {
         return problem;
     }
-    if (g.protocol != Protocol::SIMPLE && g.protocol != Protocol::NONE
-        && g.protocol != Protocol::AUTO)
-    {
-        return "nvls runs NCCL's Simple protocol only (protocol: simple, auto or none)";
-    }
     if (g.ranks.size() >= 2 && g.switches.empty())
     {
         return "nvls reduces in the NVSwitch chips of one NVLink domain, and these ranks have "
