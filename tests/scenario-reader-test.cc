@@ -2428,8 +2428,9 @@ TEST_F(ScratchDir, ChannelsChunksAndReductionBandwidthAreChecked)
         {"    ring_order: flat\n",
          "ring_order: unknown ring order 'flat'; known: topology, ranks",
          17},
-        {"    ring_order: ranks\n    algorithm: tree\n",
-         "'ring_order' applies only to algorithms ring (their channels are rings), not tree",
+        {"    ring_order: ranks\n    algorithm: halving-doubling\n",
+         "'ring_order' applies only to algorithms ring, tree (their channels follow the "
+         "topology), not halving-doubling",
          5},
     };
     for (const auto& [text, fragment, column] : cases)

@@ -184,6 +184,25 @@ AlgorithmsWith(bool CollectiveCapabilities::*has)
     return names;
 }
 
+/**
+ * \return the algorithms whose channels follow `ring_order` (ringOrdered or treeOrdered), in
+ *         CollectiveAlgorithmNames() order
+ */
+std::vector<std::string>
+TopologyOrderedAlgorithms()
+{
+    std::vector<std::string> names;
+    for (const Ptr<CollectiveAlgorithm>& a : CollectiveAlgorithms())
+    {
+        const CollectiveCapabilities caps = a->GetCapabilities();
+        if (caps.ringOrdered || caps.treeOrdered)
+        {
+            names.push_back(caps.name);
+        }
+    }
+    return names;
+}
+
 /// Ops with a root (`root`, a rank position).
 const std::vector<CollectiveOp> ROOTED_OPS = {CollectiveOp::BROADCAST, CollectiveOp::REDUCE};
 
@@ -1035,6 +1054,14 @@ spec::TopologyKeys()
                          1,
                          "spines per SU under a core tier (three tiers)",
                          &Ro::spinesPerSu),
+            CustomKey<T>("pxn",
+                         "`true` or `false`",
+                         "`true` with `nvlink`",
+                         "NCCL's PXN: traffic to another rail of another server crosses "
+                         "NVLink to the GPU of that rail first, then stays on the rail "
+                         "(NCCL_PXN_DISABLE=0, NCCL's default; needs `nvlink`)",
+                         [](const Field& f, T& t) { t.As<Ro>().pxn = ReadBool(f); })
+                .For({Ro::KIND}),
             KindCountKey("groups", 2, "groups", &Df::groups),
             KindCountKey("leaves_per_group", 1, "leaves per group", &Df::leavesPerGroup),
             KindCountKey("spines_per_group",
@@ -1772,12 +1799,10 @@ CollectiveKeyProblem(const std::string& key,
                + " (they pipeline their steps in chunks), not " + algorithm
                + ", which sends whole messages";
     }
-    if (key == "ring_order"
-        && !Contains(AlgorithmsWith(&CollectiveCapabilities::ringOrdered), algorithm))
+    if (key == "ring_order" && !Contains(TopologyOrderedAlgorithms(), algorithm))
     {
-        return "'ring_order' applies only to algorithms "
-               + JoinList(AlgorithmsWith(&CollectiveCapabilities::ringOrdered))
-               + " (their channels are rings), not " + algorithm;
+        return "'ring_order' applies only to algorithms " + JoinList(TopologyOrderedAlgorithms())
+               + " (their channels follow the topology), not " + algorithm;
     }
     if (key == "reduction_bandwidth" && !CollectiveOpReduces(op))
     {
@@ -2866,12 +2891,12 @@ ParseTraining(const Field& f,
     if (const Field* k = m.Find("ring_order"))
     {
         t.ringOrder = ReadRingOrder(*k);
-        const std::vector<std::string> ringed
-            = AlgorithmsWith(&CollectiveCapabilities::ringOrdered);
-        if (!Contains(ringed, t.tpAlgorithm) && !Contains(ringed, t.dpAlgorithm))
+        const std::vector<std::string> ordered = TopologyOrderedAlgorithms();
+        if (!Contains(ordered, t.tpAlgorithm) && !Contains(ordered, t.dpAlgorithm))
         {
-            k->Fail("applies only when tp_algorithm or dp_algorithm is " + JoinList(ringed)
-                    + " (their channels are rings), not " + t.tpAlgorithm + " / " + t.dpAlgorithm);
+            k->Fail("applies only when tp_algorithm or dp_algorithm is " + JoinList(ordered)
+                    + " (their channels follow the topology), not " + t.tpAlgorithm + " / "
+                    + t.dpAlgorithm);
         }
     }
     t.protocol = Protocol::AUTO; // NCCL's choice per group

@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace ns3
@@ -366,8 +368,20 @@ CollectiveAlphaBeta(const FabricGraph& graph, const WorkloadGroup& g)
     }
     // Paths that carry a share of the bytes (channels spread over NICs): a GPU port's load
     // is the sum of the shares through it, each at its path's beta. Ports: a GPU's NVLinks
-    // (to a GPU of its server) and its NIC (elsewhere), each way.
+    // (to a GPU of its server) and its NIC (elsewhere), each way. What leaves (enters) a
+    // server is priced on the server's NICs, not on the ones the paths name: spread over
+    // them as evenly as whole channels allow (a channel leaves a server through one NIC),
+    // so that the estimate does not share the simulated channels' choice of NIC.
     std::map<std::tuple<uint32_t, bool, bool>, double> portLoad; // (gpu, nic?, out?) -> s/B
+    std::map<std::pair<uint32_t, bool>, double> serverLoad;      // (server, out?) -> s/B
+    // Channels are what spreads over a server's NICs: pooled per server for algorithms whose
+    // channels follow the topology (rings, trees); the others' paths keep their GPU's NIC.
+    const CollectiveCapabilities can = algo ? algo->GetCapabilities() : CollectiveCapabilities{};
+    const bool pool = can.ringOrdered || can.treeOrdered;
+    const auto& nodes = graph.GetNodes();
+    auto serverOf = [&graph, &nodes](uint32_t gpu) {
+        return nodes[graph.GetGpuNode(gpu)].server;
+    };
     bool shared = false;
     bool interCrosses = false; // an inter path leaves its server (the network hop latency)
     for (const CollectivePath& path : paths)
@@ -384,14 +398,55 @@ CollectiveAlphaBeta(const FabricGraph& graph, const WorkloadGroup& g)
         shared = true;
         into.alphaS = std::max(into.alphaS, ab.alphaS);
         into.hops = std::max(into.hops, ab.hops);
-        portLoad[{r[path.from], crosses, true}] += path.share * ab.betaSPerByte;
-        portLoad[{r[path.to], crosses, false}] += path.share * ab.betaSPerByte;
+        const double load = path.share * ab.betaSPerByte;
+        const uint32_t fromServer = serverOf(r[path.from]);
+        const uint32_t toServer = serverOf(r[path.to]);
+        if (pool && crosses && fromServer != FabricGraph::NONE)
+        {
+            serverLoad[{fromServer, true}] += load;
+        }
+        else
+        {
+            portLoad[{r[path.from], crosses, true}] += load;
+        }
+        if (pool && crosses && toServer != FabricGraph::NONE)
+        {
+            serverLoad[{toServer, false}] += load;
+        }
+        else
+        {
+            portLoad[{r[path.to], crosses, false}] += load;
+        }
     }
     if (shared)
     {
         for (const auto& [port, load] : portLoad)
         {
             cost.inter.betaSPerByte = std::max(cost.inter.betaSPerByte, load);
+        }
+        // A server's NICs: those of its ranks (a GPU's network link, or the NIC node its host
+        // link reaches; GPUs may share one).
+        std::map<uint32_t, std::set<uint32_t>> nics; // server -> NIC (node)
+        for (const uint32_t e : r)
+        {
+            const uint32_t node = graph.GetGpuNode(e);
+            for (const auto& adj : graph.GetAdjacency(node))
+            {
+                const auto kind = graph.GetLinks()[adj.link].kind;
+                if (kind != FabricGraph::LinkKind::NVLINK)
+                {
+                    nics[nodes[node].server].insert(kind == FabricGraph::LinkKind::HOST ? adj.peer
+                                                                                        : node);
+                }
+            }
+        }
+        const double channels = std::max<uint32_t>(g.channels, 1);
+        for (const auto& [port, load] : serverLoad)
+        {
+            const double count = std::max<std::size_t>(nics[port.first].size(), 1);
+            // channels / count whole channels on the busiest NIC, at most all of them
+            const double busiest = std::min(std::ceil(channels / count), channels) / channels;
+            cost.inter.betaSPerByte = std::max(cost.inter.betaSPerByte, load * busiest);
         }
     }
     AddProtocolCost(g, interCrosses, cost);

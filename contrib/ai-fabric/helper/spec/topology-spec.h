@@ -120,6 +120,9 @@ struct RailOptimizedSpec : RailSpec
     std::optional<uint32_t> spineUplinks; //!< core links per SU spine (with spinesPerSu)
     std::optional<uint32_t> cores;        //!< core switches (with spinesPerSu; not given: the
                                           //!< fewest that fit the radix)
+    std::optional<bool> pxn; //!< NCCL's PXN (NCCL_PXN_DISABLE=0, NCCL's default): a GPU sends
+                             //!< to another rail of another server over NVLink to the GPU of
+                             //!< that rail, which sends on its rail; not given: on with NVLink
 };
 
 /**

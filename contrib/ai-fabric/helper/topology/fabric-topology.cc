@@ -781,6 +781,12 @@ ResolveRail(const TopologySpec& spec)
     {
         throw SpecError(spec.where, "cores needs spines_per_su (a core tier above SU spines)");
     }
+    if (su.pxn.value_or(false) && !z.nvlink)
+    {
+        throw SpecError(spec.where,
+                        "pxn: true needs nvlink (PXN relays over the servers' NVLink domains)");
+    }
+    z.pxn = z.railOnly || (z.nvlink && su.pxn.value_or(true));
     if ((su.spineUplinks || su.spineOversubscription) && !su.spinesPerSu)
     {
         throw SpecError(spec.where,
@@ -1066,8 +1072,10 @@ BuildRailGraph(const TopologySpec& spec)
         AddNvlinkDomains(g, ResolveNvlink(s, G));
     }
     // Rail-only: GPUs of different rails meet only inside a server, so cross-rail
-    // traffic is relayed over NVLink by the GPU on the destination's rail (PXN).
-    g.SetGpuRelay(z.railOnly);
+    // traffic is relayed over NVLink by the GPU on the destination's rail (PXN);
+    // rail-optimized with NVLink: the same where it is a shortest path (NCCL's PXN, on
+    // unless `pxn: false`; elsewhere the spines carry it).
+    g.SetGpuRelay(z.pxn);
     return g;
 }
 

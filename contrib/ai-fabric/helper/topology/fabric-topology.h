@@ -120,6 +120,8 @@ struct RailSizing
 {
     bool railOnly{false};      //!< rail-only (no spine shared between rails)
     bool nvlink{false};        //!< servers have NVLink domains (always for rail-only)
+    bool pxn{false};           //!< GPUs relay cross-rail traffic over NVLink (PXN): always for
+                               //!< rail-only; rail-optimized with NVLink unless `pxn: false`
     uint32_t gpusPerServer{0}; //!< GPUs (= NICs = rails) per server
     uint32_t serversPerSu{0};  //!< servers per SU (= down ports of a rail switch)
     uint32_t sus{0};           //!< scalable units

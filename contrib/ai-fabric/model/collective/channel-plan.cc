@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 
 namespace ns3
 {
@@ -141,6 +142,59 @@ TopologyRings(const std::vector<uint32_t>& ranks,
     return rings;
 }
 
+std::vector<std::vector<std::vector<uint32_t>>>
+TopologyTrees(const std::vector<uint32_t>& ranks,
+              const std::vector<EndpointPlace>& places,
+              uint32_t channels)
+{
+    std::vector<std::vector<std::vector<uint32_t>>> trees;
+    if (places.empty() || ranks.empty())
+    {
+        return trees;
+    }
+    const std::vector<std::vector<uint32_t>> servers = RanksByServer(ranks, places);
+    std::size_t perServer = 1;
+    for (const auto& members : servers)
+    {
+        perServer = std::max(perServer, members.size());
+    }
+    if (perServer < 2)
+    {
+        return trees; // every rank a server of its own: the double binary tree over ranks
+    }
+    // Channel c takes tree c mod count and starts server j's chain at c mod m_j: count is the
+    // least common multiple of the servers' rank counts (the largest when they are equal), or
+    // one tree per channel when that is fewer.
+    uint64_t cycle = 1;
+    for (const auto& members : servers)
+    {
+        cycle = std::lcm<uint64_t>(cycle, members.size());
+        if (cycle >= channels)
+        {
+            break;
+        }
+    }
+    const auto count = static_cast<uint32_t>(std::min<uint64_t>(cycle, channels));
+    for (uint32_t t = 0; t < count; ++t)
+    {
+        std::vector<std::vector<uint32_t>> chains;
+        chains.reserve(servers.size());
+        for (const std::vector<uint32_t>& members : servers)
+        {
+            const auto m = static_cast<uint32_t>(members.size());
+            std::vector<uint32_t> chain;
+            chain.reserve(m);
+            for (uint32_t k = 0; k < m; ++k)
+            {
+                chain.push_back(members[(t + k) % m]);
+            }
+            chains.push_back(std::move(chain));
+        }
+        trees.push_back(std::move(chains));
+    }
+    return trees;
+}
+
 void
 PlanChannels(WorkloadGroup& g, const std::vector<EndpointPlace>& places)
 {
@@ -152,9 +206,15 @@ PlanChannels(WorkloadGroup& g, const std::vector<EndpointPlace>& places)
         g.channels = can.ncclChannels ? NcclChannelCount(g.ranks, places) : 1;
     }
     g.rings.clear();
+    g.trees.clear();
     if (g.ringOrder == RingOrder::TOPOLOGY && can.ringOrdered)
     {
         g.rings = TopologyRings(g.ranks, places, g.channels);
+    }
+    // A ring group may become a tree one (`algorithm: auto`, ResolveProtocol()).
+    if (g.ringOrder == RingOrder::TOPOLOGY && (can.treeOrdered || can.ringOrdered))
+    {
+        g.trees = TopologyTrees(g.ranks, places, g.channels);
     }
 }
 

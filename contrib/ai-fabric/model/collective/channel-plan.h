@@ -63,14 +63,44 @@ std::vector<std::vector<uint32_t>> TopologyRings(const std::vector<uint32_t>& ra
 
 /**
  * \ingroup ai-fabric
+ * \brief The tree channels NCCL builds over servers (RingOrder::TOPOLOGY; NVIDIA/nccl @
+ * 5067397c, src/graph/connect.cc ncclTopoPreset and connectTrees, src/graph/trees.cc).
+ *
+ * NCCL's tree is a chain inside each server (its tree graph's intra order, treeIntra) and a
+ * double binary tree between servers (ncclGetDtree over the node index), the chain's first GPU
+ * linked to the other servers. Channel c's chain starts at the server's (c mod m)-th rank (m
+ * its rank count, ranks by local index) and visits the others in cyclic order, so that the
+ * channels spread the links between servers over every NIC evenly, as the search does with one
+ * NIC per GPU, and the links stay on one rail where the servers hold the same local GPUs.
+ * NCCL's default pattern (NCCL_TOPO_PATTERN_BALANCED_TREE) links the
+ * tree's first child server to the chain's second GPU, which reaches the first GPU's NIC over
+ * NVLink (PXN); here both children link to the first GPU (NCCL_TOPO_PATTERN_TREE): the same
+ * NIC carries the same bytes, without that NVLink hop. Servers are in order of first
+ * appearance in \p ranks, ranks in a server by local index (as TopologyRings()).
+ * \param ranks the group's endpoints
+ * \param places per endpoint id, where it sits
+ * \param channels the group's channel count
+ * \return per tree (channel c uses tree c mod size: the least common multiple of the servers'
+ *         rank counts, at most \p channels), per server its rank positions in chain order;
+ *         empty if no places are known or no server has two of the ranks (the tree over ranks
+ *         is then NCCL's over servers)
+ */
+std::vector<std::vector<std::vector<uint32_t>>> TopologyTrees(
+    const std::vector<uint32_t>& ranks,
+    const std::vector<EndpointPlace>& places,
+    uint32_t channels);
+
+/**
+ * \ingroup ai-fabric
  * \brief Resolve a group's channels as NCCL would: an AUTO_CHANNELS count (NcclChannelCount()
  * for the algorithms NCCL runs on its collective channels, CollectiveCapabilities::ncclChannels:
  * ring, tree, hierarchical; 1 for the others) and, for RingOrder::TOPOLOGY and an algorithm
  * whose channels are rings (CollectiveCapabilities::ringOrdered), the ring orders
- * (TopologyRings()).
+ * (TopologyRings()); for one whose channels are trees (treeOrdered), or that `algorithm: auto`
+ * may replace by one (ringOrdered), the trees (TopologyTrees()).
  * The one place where `channels: auto` and `ring_order` are resolved; call it on every
  * group before it is added to a workload.
- * \param g the group (channels and rings updated)
+ * \param g the group (channels, rings and trees updated)
  * \param places per endpoint id, where it sits (Workload::GetPlaces())
  */
 void PlanChannels(WorkloadGroup& g, const std::vector<EndpointPlace>& places);

@@ -519,6 +519,27 @@ CollectiveAlgorithm::Validate(const WorkloadGroup& g) const
             }
         }
     }
+    for (const auto& tree : g.trees)
+    {
+        std::vector<uint32_t> members;
+        for (const std::vector<uint32_t>& chain : tree)
+        {
+            if (chain.empty())
+            {
+                return "a channel's tree has a server without ranks";
+            }
+            members.insert(members.end(), chain.begin(), chain.end());
+        }
+        std::sort(members.begin(), members.end());
+        for (uint32_t i = 0; i < p; ++i)
+        {
+            if (members.size() != p || members[i] != i)
+            {
+                return "a channel's tree is not a partition of the " + std::to_string(p)
+                       + " rank positions";
+            }
+        }
+    }
     if (GetCapabilities().inNetwork && g.protocol != Protocol::SIMPLE
         && g.protocol != Protocol::NONE && g.protocol != Protocol::AUTO)
     {

@@ -88,6 +88,7 @@ struct CollectiveCapabilities
     uint32_t ops{0};               //!< supported operations, bit (1 << op) each (OpBit())
     bool chunked{false};           //!< pipelines its steps in pieces of chunkBytes
     bool ringOrdered{false};       //!< follows WorkloadGroup::rings (`ring_order`)
+    bool treeOrdered{false};       //!< follows WorkloadGroup::trees (`ring_order`)
     bool ncclChannels{false};      //!< NCCL runs it on its collective channels: `channels:
                                    //!< auto` is NCCL's count (NcclChannelCount()), else 1
     bool pointToPoint{false};      //!< NCCL runs it as point-to-point sends (ncclSend/

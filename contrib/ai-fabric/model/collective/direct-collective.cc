@@ -291,12 +291,35 @@ DirectCollectiveAlgorithm::CostPaths(const WorkloadGroup& g,
                                      std::vector<CollectivePath>& paths) const
 {
     // The paths from and to the first rank: an approximation that avoids pricing
-    // all P^2 pairs.
+    // all P^2 pairs. An all-to-all's messages leave at once, so each path carries its
+    // share of the first rank's bytes (of its row of the matrix, and of its column on
+    // the way in): the shares add up per port, NVLink and NIC apart
+    // (CollectiveAlphaBeta()); the other ops' paths are priced at the worst one.
     const uint32_t p = g.ranks.size();
+    const bool spread = g.op == "all-to-all" && p > 2;
+    auto bytes = [&g, p](uint32_t from, uint32_t to) -> double {
+        const std::size_t k = static_cast<std::size_t>(from) * p + to;
+        return g.matrix.empty() ? 1.0 : (k < g.matrix.size() ? g.matrix[k] : 0.0);
+    };
+    double row = 0;
+    double column = 0;
+    for (uint32_t j = 1; spread && j < p; ++j)
+    {
+        row += bytes(0, j);
+        column += bytes(j, 0);
+    }
     for (uint32_t j = 1; j < p; ++j)
     {
-        paths.push_back({0, j, false});
-        paths.push_back({j, 0, false});
+        const double out = spread && row > 0 ? bytes(0, j) / row : 1.0;
+        const double in = spread && column > 0 ? bytes(j, 0) / column : 1.0;
+        if (out > 0)
+        {
+            paths.push_back({0, j, false, out});
+        }
+        if (in > 0)
+        {
+            paths.push_back({j, 0, false, in});
+        }
     }
 }
 

@@ -9,6 +9,7 @@
 #include "ns3/workload.h"
 
 #include <algorithm>
+#include <array>
 
 namespace ns3
 {
@@ -53,6 +54,7 @@ TreeCollectiveAlgorithm::GetCapabilities() const
             | CollectiveCapabilities::OpBit(CollectiveOp::REDUCE);
     c.chunked = true;
     c.ncclChannels = true;
+    c.treeOrdered = true;
     return c;
 }
 
@@ -130,6 +132,49 @@ TreeCollectiveAlgorithm::DoubleBinaryTreeNode(uint32_t nranks, uint32_t rank, ui
     return node;
 }
 
+std::vector<TreeCollectiveAlgorithm::TreeNode>
+TreeCollectiveAlgorithm::AllReduceTree(const WorkloadGroup& g, uint32_t channel, uint32_t tree)
+{
+    const auto p = static_cast<uint32_t>(g.ranks.size());
+    std::vector<TreeNode> nodes(p);
+    if (g.trees.empty())
+    {
+        for (uint32_t j = 0; j < p; ++j)
+        {
+            nodes[j] = DoubleBinaryTreeNode(p, j, tree);
+        }
+        return nodes;
+    }
+    // NCCL's connectTrees(): the double binary tree over servers links their chains' first
+    // ranks; inside a server each rank's parent is the one before it in the chain.
+    const std::vector<std::vector<uint32_t>>& chains = g.trees[channel % g.trees.size()];
+    const auto servers = static_cast<uint32_t>(chains.size());
+    auto head = [&chains](int32_t server) -> int32_t {
+        return server < 0 ? -1 : static_cast<int32_t>(chains[server].front());
+    };
+    for (uint32_t j = 0; j < servers; ++j)
+    {
+        const TreeNode server = DoubleBinaryTreeNode(servers, j, tree);
+        const std::vector<uint32_t>& chain = chains[j];
+        for (std::size_t i = 0; i < chain.size(); ++i)
+        {
+            TreeNode& n = nodes[chain[i]];
+            if (i == 0)
+            {
+                n.parent = head(server.parent);
+                n.child0 = head(server.child0);
+                n.child1 = head(server.child1);
+            }
+            else
+            {
+                n.parent = static_cast<int32_t>(chain[i - 1]);
+            }
+            n.child2 = i + 1 < chain.size() ? static_cast<int32_t>(chain[i + 1]) : -1;
+        }
+    }
+    return nodes;
+}
+
 void
 TreeCollectiveAlgorithm::DoBuildChannel(CollectiveBuilder& b,
                                         uint32_t channel,
@@ -141,13 +186,13 @@ TreeCollectiveAlgorithm::DoBuildChannel(CollectiveBuilder& b,
     std::vector<uint32_t> pos(p);
     if (g.op == "all-reduce")
     {
+        for (uint32_t j = 0; j < p; ++j)
+        {
+            pos[j] = j;
+        }
         for (uint32_t t = 0; t < 2; ++t)
         {
-            for (uint32_t j = 0; j < p; ++j)
-            {
-                nodes[j] = DoubleBinaryTreeNode(p, j, t);
-                pos[j] = j;
-            }
+            nodes = AllReduceTree(g, channel, t);
             BuildTree(b, nodes, pos, SplitShare(bytes, 2, t), true, true, 2 * channel + t);
         }
         return;
@@ -184,7 +229,8 @@ TreeCollectiveAlgorithm::BuildTree(CollectiveBuilder& b,
     NS_ABORT_MSG_IF(order.size() != 1, "a tree needs exactly one root");
     for (std::size_t i = 0; i < order.size(); ++i)
     {
-        for (const int32_t c : {nodes[order[i]].child0, nodes[order[i]].child1})
+        for (const int32_t c :
+             {nodes[order[i]].child0, nodes[order[i]].child1, nodes[order[i]].child2})
         {
             if (c >= 0)
             {
@@ -204,8 +250,7 @@ TreeCollectiveAlgorithm::BuildTree(CollectiveBuilder& b,
     std::vector<uint32_t> downIn(down ? cells : 0, NONE);
     // The root's reduced piece k is ready after these ops (one per child, or the
     // last reduction of its chain).
-    std::vector<uint32_t> rootReady0(pieces, NONE);
-    std::vector<uint32_t> rootReady1(pieces, NONE);
+    std::vector<std::array<uint32_t, 3>> rootReady(pieces, {NONE, NONE, NONE});
     std::vector<uint32_t> chain(n, NONE);
 
     if (up)
@@ -216,9 +261,9 @@ TreeCollectiveAlgorithm::BuildTree(CollectiveBuilder& b,
             for (uint32_t k = 0; k < pieces; ++k)
             {
                 const uint64_t pb = SplitShare(bytes, pieces, k);
-                uint32_t deps[2] = {NONE, NONE};
+                uint32_t deps[3] = {NONE, NONE, NONE};
                 uint32_t nd = 0;
-                for (const int32_t c : {nodes[v].child0, nodes[v].child1})
+                for (const int32_t c : {nodes[v].child0, nodes[v].child1, nodes[v].child2})
                 {
                     if (c < 0)
                     {
@@ -238,8 +283,10 @@ TreeCollectiveAlgorithm::BuildTree(CollectiveBuilder& b,
                 }
                 if (v == root)
                 {
-                    rootReady0[k] = deps[0];
-                    rootReady1[k] = nd > 1 ? deps[1] : NONE;
+                    for (uint32_t d = 0; d < 3; ++d)
+                    {
+                        rootReady[k][d] = d < std::max(nd, 1U) ? deps[d] : NONE;
+                    }
                     continue;
                 }
                 const uint32_t op = b.Send(0, pos[v], pos[nodes[v].parent], qp, pb);
@@ -260,7 +307,7 @@ TreeCollectiveAlgorithm::BuildTree(CollectiveBuilder& b,
         const uint32_t step = up ? 1 : 0;
         for (const uint32_t v : order)
         {
-            for (const int32_t c : {nodes[v].child0, nodes[v].child1})
+            for (const int32_t c : {nodes[v].child0, nodes[v].child1, nodes[v].child2})
             {
                 if (c < 0)
                 {
@@ -276,10 +323,12 @@ TreeCollectiveAlgorithm::BuildTree(CollectiveBuilder& b,
                     }
                     else if (up)
                     {
-                        b.Depend(rootReady0[k], op);
-                        if (rootReady1[k] != NONE)
+                        for (const uint32_t ready : rootReady[k])
                         {
-                            b.Depend(rootReady1[k], op);
+                            if (ready != NONE)
+                            {
+                                b.Depend(ready, op);
+                            }
                         }
                     }
                     else
@@ -300,7 +349,8 @@ TreeCollectiveAlgorithm::BuildTree(CollectiveBuilder& b,
     // Slots attribute (protocol none keeps the tree's own NCCL_STEPS bound).
     const uint32_t slots = b.Group().slots > 0 ? b.Group().slots : m_slots;
     auto firstChild = [&nodes](uint32_t v) {
-        return nodes[v].child0 >= 0 ? nodes[v].child0 : nodes[v].child1;
+        return nodes[v].child0 >= 0 ? nodes[v].child0
+                                    : (nodes[v].child1 >= 0 ? nodes[v].child1 : nodes[v].child2);
     };
     for (uint32_t v = 0; slots > 0 && v < n; ++v)
     {
@@ -346,12 +396,14 @@ TreeCollectiveAlgorithm::BuildTree(CollectiveBuilder& b,
         {
             if (v == root)
             {
-                if (up && rootReady0[k] != NONE)
+                if (up && rootReady[k][0] != NONE)
                 {
-                    f.push_back(rootReady0[k]);
-                    if (rootReady1[k] != NONE)
+                    for (const uint32_t ready : rootReady[k])
                     {
-                        f.push_back(rootReady1[k]);
+                        if (ready != NONE)
+                        {
+                            f.push_back(ready);
+                        }
                     }
                 }
             }
@@ -388,7 +440,9 @@ AddTree(uint32_t p,
         }
         if (down)
         {
-            b[pos(j)] += n * ((t.child0 >= 0 ? 1 : 0) + (t.child1 >= 0 ? 1 : 0));
+            b[pos(j)]
+                += n
+                   * ((t.child0 >= 0 ? 1 : 0) + (t.child1 >= 0 ? 1 : 0) + (t.child2 >= 0 ? 1 : 0));
         }
     }
 }
@@ -398,7 +452,7 @@ AddTree(uint32_t p,
 bool
 TreeCollectiveAlgorithm::AddChannelBytes(const WorkloadGroup& g,
                                          uint64_t n,
-                                         uint32_t /* channel */,
+                                         uint32_t channel,
                                          std::vector<uint64_t>& b) const
 {
     const uint32_t p = g.ranks.size();
@@ -407,12 +461,13 @@ TreeCollectiveAlgorithm::AddChannelBytes(const WorkloadGroup& g,
     {
         for (uint32_t t = 0; t < 2; ++t)
         {
+            const std::vector<TreeNode> nodes = AllReduceTree(g, channel, t);
             AddTree(
                 p,
                 SplitShare(n, 2, t),
                 true,
                 true,
-                [p, t](uint32_t j) { return DoubleBinaryTreeNode(p, j, t); },
+                [&nodes](uint32_t j) { return nodes[j]; },
                 [](uint32_t j) { return j; },
                 b);
         }
@@ -437,6 +492,34 @@ void
 TreeCollectiveAlgorithm::CostPaths(const WorkloadGroup& g, std::vector<CollectivePath>& paths) const
 {
     const uint32_t p = g.ranks.size();
+    if (g.op == "all-reduce" && !g.trees.empty())
+    {
+        // Every tree edge, both ways, with the share of the buffer it carries: half of each
+        // channel that takes the tree (channel c takes tree c mod T). Chain edges stay in a
+        // server (intra).
+        const auto count = static_cast<uint32_t>(g.trees.size());
+        const uint32_t channels = std::max<uint32_t>(g.channels, 1);
+        for (uint32_t k = 0; k < count && k < channels; ++k)
+        {
+            const uint32_t users = channels / count + (k < channels % count ? 1 : 0);
+            const double share = static_cast<double>(users) / channels / 2;
+            for (uint32_t t = 0; t < 2; ++t)
+            {
+                const std::vector<TreeNode> nodes = AllReduceTree(g, k, t);
+                for (uint32_t i = 0; i < p; ++i)
+                {
+                    if (nodes[i].parent >= 0)
+                    {
+                        const auto parent = static_cast<uint32_t>(nodes[i].parent);
+                        const bool chain = nodes[parent].child2 == static_cast<int32_t>(i);
+                        paths.push_back({i, parent, chain, share});
+                        paths.push_back({parent, i, chain, share});
+                    }
+                }
+            }
+        }
+        return;
+    }
     for (uint32_t t = 0; t < (g.op == "all-reduce" ? 2 : 1); ++t)
     {
         for (uint32_t i = 0; i < p; ++i)
@@ -465,9 +548,9 @@ TreeCollectiveAlgorithm::FormulaTime(const WorkloadGroup& g,
                                      const CollectiveCost& /* cost */,
                                      const CollectiveTerms& x) const
 {
-    if (g.op != "all-reduce")
+    if (g.op != "all-reduce" || !g.trees.empty())
     {
-        return NO_FORMULA;
+        return NO_FORMULA; // F3's tree is over ranks, not NCCL's chains and tree over servers
     }
     return TextbookTreeAllReduceTime(g, x); // F3
 }
@@ -478,7 +561,7 @@ TreeCollectiveAlgorithm::StepTimes(const WorkloadGroup& g,
                                    const CollectiveTerms& x) const
 {
     // F3's textbook tree: L levels up, each a whole message reduced; L levels down.
-    if (g.op != "all-reduce")
+    if (g.op != "all-reduce" || !g.trees.empty())
     {
         return {};
     }
@@ -487,9 +570,55 @@ TreeCollectiveAlgorithm::StepTimes(const WorkloadGroup& g,
 
 double
 TreeCollectiveAlgorithm::ScheduleTime(const WorkloadGroup& g,
-                                      const CollectiveCost& /* cost */,
+                                      const CollectiveCost& cost,
                                       const CollectiveTerms& x) const
 {
+    if (g.op == "all-reduce" && !g.trees.empty() && g.ranks.size() > 1)
+    {
+        // NCCL's trees over servers, as a two-stage pipeline of K pieces (each tree's
+        // share of a channel cut at the chunk): the busiest GPU port's work W (CostPaths()
+        // names every edge with its share and CollectiveAlphaBeta() adds the shares per port,
+        // so x.beta is the busiest port's time per buffer byte) and the latency L of the
+        // slowest path a piece travels, up and down (its chain hops at the intra alpha, its
+        // hops between servers at the inter alpha, and the reductions on the way up):
+        // T = max(W, L) + min(W, L) / K. One piece: the latency adds to the work; many: the
+        // other channels keep the busiest port busy while a piece travels.
+        uint32_t chainHops = 0;
+        uint32_t serverHops = 0;
+        for (uint32_t k = 0; k < g.trees.size() && k < std::max<uint32_t>(g.channels, 1); ++k)
+        {
+            for (uint32_t t = 0; t < 2; ++t)
+            {
+                const std::vector<TreeNode> nodes = AllReduceTree(g, k, t);
+                for (uint32_t r = 0; r < nodes.size(); ++r)
+                {
+                    uint32_t inChain = 0;
+                    uint32_t between = 0;
+                    for (int32_t v = r; nodes[v].parent >= 0; v = nodes[v].parent)
+                    {
+                        (nodes[nodes[v].parent].child2 == v ? inChain : between) += 1;
+                    }
+                    const double took = inChain * cost.intra.alphaS + between * cost.inter.alphaS;
+                    const double most
+                        = chainHops * cost.intra.alphaS + serverHops * cost.inter.alphaS;
+                    const bool deeper = inChain + between > chainHops + serverHops;
+                    if (took > most || (took == most && deeper))
+                    {
+                        chainHops = inChain;
+                        serverHops = between;
+                    }
+                }
+            }
+        }
+        const uint64_t tree0 = SplitShare(SplitShare(g.bytes, g.channels, 0), 2, 0);
+        const double pieces = PieceCount(tree0, x.chunk);
+        const double piece = x.n / x.c / 2 / pieces;
+        const double work = x.n * x.beta;
+        const double latency
+            = 2.0 * (chainHops * cost.intra.alphaS + serverHops * cost.inter.alphaS)
+              + 2 * piece * x.gamma * (chainHops + serverHops);
+        return std::max(work, latency) + std::min(work, latency) / pieces;
+    }
     // Pipelined NCCL double binary tree all-reduce, or one binary tree (broadcast,
     // reduce): the busiest NIC's bytes W at line rate, plus the pipeline's fill and
     // drain: one alpha per tree hop a piece travels (up, then down), and about two

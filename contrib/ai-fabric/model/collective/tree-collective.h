@@ -19,9 +19,14 @@ namespace ns3
  * below it rank r's parent and children follow from r's lowest set bit; tree 2
  * is its mirror (r -> P-1-r) for even P and its shift by one (r -> r+1) for
  * odd P, so that every rank is a leaf in one tree and interior in the other.
- * Tree indices are rank positions in WorkloadGroup::ranks. NCCL builds these
- * trees across nodes with a chain inside each node; here every rank is a tree
- * node of its own.
+ * All-reduce over servers (WorkloadGroup::trees, `ring_order: topology`, the
+ * default; TopologyTrees()): as NCCL, channel c's tree is a chain inside each
+ * server and the double binary tree between servers (tree index = the server's
+ * index), the chain's first rank linked to its parent server's first rank and
+ * to its child servers' (NVIDIA/nccl src/graph/connect.cc); the chain's first
+ * rank is another local GPU on each channel, so the links between servers take
+ * every NIC in turn and stay on one rail. Without servers (`ring_order: ranks`,
+ * or no places) every rank is a tree node of its own, tree index = rank position.
  *
  * All-reduce: each tree carries half of every channel's buffer on its own
  * queue pair (2c and 2c+1 for channel c). Within a tree the data is cut into
@@ -59,7 +64,20 @@ class TreeCollectiveAlgorithm : public CollectiveAlgorithm
         int32_t parent{-1}; //!< parent (-1 at the root)
         int32_t child0{-1}; //!< first child
         int32_t child1{-1}; //!< second child
+        int32_t child2{-1}; //!< third child: the next rank of a server's chain, under the
+                            //!< chain's first rank (WorkloadGroup::trees)
     };
+
+    /**
+     * \brief One of the two trees of an all-reduce channel, by rank position.
+     * \param g the group (its ranks and WorkloadGroup::trees)
+     * \param channel the channel
+     * \param tree 0 or 1
+     * \return per rank position, its neighbours (rank positions)
+     */
+    static std::vector<TreeNode> AllReduceTree(const WorkloadGroup& g,
+                                               uint32_t channel,
+                                               uint32_t tree);
 
     /**
      * \brief NCCL's ncclGetBtree().

@@ -126,9 +126,12 @@ enum class Protocol : uint8_t
  */
 enum class RingOrder : uint8_t
 {
-    TOPOLOGY = 0, //!< as NCCL's channels do: each channel enters and leaves every server through
-                  //!< another NIC, rail-aligned between servers (PlanChannels())
-    RANKS = 1,    //!< the ranks in the order given, on every channel
+    TOPOLOGY = 0, //!< as NCCL's channels do: each ring channel enters and leaves every server
+                  //!< through another NIC, rail-aligned between servers; each tree channel is a
+                  //!< chain in every server and a double binary tree between servers, linked
+                  //!< through another NIC (PlanChannels())
+    RANKS = 1,    //!< the ranks in the order given, on every channel (trees: every rank a node
+                  //!< of NCCL's double binary tree, by position)
 };
 
 /**
@@ -168,27 +171,34 @@ struct WorkloadGroup
     Time start;                  //!< issue time
     uint32_t channels{1};        //!< parallel channels (rings/trees), each its own queue pair;
                                  //!< AUTO_CHANNELS until PlanChannels() resolves it
-    RingOrder ringOrder{RingOrder::RANKS};    //!< rank order of ring channels
+    RingOrder ringOrder{RingOrder::RANKS};    //!< rank order of ring and tree channels
     std::vector<std::vector<uint32_t>> rings; //!< per channel (channel c uses rings[c % size]):
                                               //!< the ring order of rank positions; empty:
                                               //!< positions in order (PlanChannels() fills it)
-    Protocol protocol{Protocol::NONE};        //!< NCCL protocol; AUTO until ResolveProtocol()
-    uint32_t slots{0};              //!< messages a connection (sender, receiver, queue pair)
-                                    //!< may have in flight: send j waits until send
-                                    //!< j - slots is consumed (NCCL_STEPS); 0: no limit
-    Time launchLatency;             //!< before a rank's first op (kernel launch, NCCL's
-                                    //!< base latency); 0: none
-    Time hopLatencyIntra;           //!< each send inside a server (NVLink hop latency)
-    Time hopLatencyInter;           //!< each send between servers (network hop latency)
-    double kernelBytesPerSecond{0}; //!< the communication kernel's copy rate per rank (its
-                                    //!< messages one after the other), bytes/s; 0: no limit
-    uint64_t chunkBytes{0};         //!< pipelining unit of ring/tree steps, bytes; 0: whole
-                                    //!< steps, no pipelining (NCCL: NCCL_CHUNK_BYTES)
-    double gammaSecondsPerByte{0};  //!< reduction cost, seconds per reduced byte (0: free)
-    uint32_t root{0};               //!< broadcast/reduce root: position in ranks
-    uint32_t ranksPerNode{0};       //!< hierarchical: G, ranks per node (ranks node-major)
-    std::vector<uint64_t> matrix;   //!< all-to-all: P x P bytes, row-major, row = source
-                                    //!< position; empty: uniform S/P per pair
+    /**
+     * Per channel (channel c uses trees[c % size]), NCCL's tree over servers: per server (its
+     * index is its node in the double binary tree), its rank positions in chain order, the
+     * first the one linked to the other servers; empty: every rank a tree node of its own, by
+     * position (PlanChannels() fills it).
+     */
+    std::vector<std::vector<std::vector<uint32_t>>> trees;
+    Protocol protocol{Protocol::NONE}; //!< NCCL protocol; AUTO until ResolveProtocol()
+    uint32_t slots{0};                 //!< messages a connection (sender, receiver, queue pair)
+                                       //!< may have in flight: send j waits until send
+                                       //!< j - slots is consumed (NCCL_STEPS); 0: no limit
+    Time launchLatency;                //!< before a rank's first op (kernel launch, NCCL's
+                                       //!< base latency); 0: none
+    Time hopLatencyIntra;              //!< each send inside a server (NVLink hop latency)
+    Time hopLatencyInter;              //!< each send between servers (network hop latency)
+    double kernelBytesPerSecond{0};    //!< the communication kernel's copy rate per rank (its
+                                       //!< messages one after the other), bytes/s; 0: no limit
+    uint64_t chunkBytes{0};            //!< pipelining unit of ring/tree steps, bytes; 0: whole
+                                       //!< steps, no pipelining (NCCL: NCCL_CHUNK_BYTES)
+    double gammaSecondsPerByte{0};     //!< reduction cost, seconds per reduced byte (0: free)
+    uint32_t root{0};                  //!< broadcast/reduce root: position in ranks
+    uint32_t ranksPerNode{0};          //!< hierarchical: G, ranks per node (ranks node-major)
+    std::vector<uint64_t> matrix;      //!< all-to-all: P x P bytes, row-major, row = source
+                                       //!< position; empty: uniform S/P per pair
     std::vector<WorkloadTransfer> transfers; //!< send-recv: the transfers
     std::vector<uint32_t> switches; //!< in-network reducers the algorithm may send to (NVLS:
                                     //!< the NVSwitch chips of the ranks' NVLink domain),
