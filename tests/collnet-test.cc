@@ -4,6 +4,7 @@
  * InfiniBand SHARP (`algorithm: collnet`, docs/collectives.md, "collnet"): the switches reduce
  * across servers, so a NIC carries S/G each way instead of a ring's 2(N-1)/N S/G.
  */
+#include "collective-runs.h"
 #include "config/yaml-scenario-reader.h"
 #include "run/scenario-runner.h"
 #include "test-fabrics.h"
@@ -17,43 +18,8 @@
 #include <string>
 
 using namespace ns3;
-
-namespace
-{
-
-/// Run one all-reduce of \p size with \p algorithm on the topology file \p topology.
-RunResults
-AllReduceOn(const std::string& topology,
-            const std::string& algorithm,
-            const std::string& size,
-            const std::string& extra = "")
-{
-    const std::filesystem::path dir = aifabrictest::FreshScratch("collnet");
-    const std::filesystem::path p = dir / "s.yaml";
-    std::ofstream(p) << "name: collnet\nseed: 1\ntopology: " << aifabrictest::SourcePath(topology)
-                     << "\ntraffic:\n  collectives:\n    - name: c\n      op: all-reduce\n"
-                        "      algorithm: "
-                     << algorithm << "\n      size: " << size << "\n"
-                     << extra;
-    return RunScenario(ReadScenarioFile(p.string()), RunOptions{});
-}
-
-/// Wire bytes a node sent on the ports towards peers whose names start with \p towards.
-uint64_t
-SentTowards(const RunResults& r, const std::string& node, const std::string& towards)
-{
-    uint64_t bytes = 0;
-    for (const PortRecord& port : r.ports)
-    {
-        if (port.node == node && port.peer.rfind(towards, 0) == 0)
-        {
-            bytes += port.txBytes;
-        }
-    }
-    return bytes;
-}
-
-} // namespace
+using aifabrictest::AllReduceOn;
+using aifabrictest::SentTowards;
 
 /// 16 GPUs on a leaf-spine, one per server: every NIC sends S once and receives S once (the
 /// leaves and a spine add up), where a ring sends 2(P-1)/P S; so the all-reduce takes about

@@ -4,6 +4,7 @@
  * NCCL's tree all-reduce over servers (docs/collectives.md, "tree"): a chain inside each server
  * and a double binary tree between servers, each channel linked through another NIC.
  */
+#include "collective-runs.h"
 #include "config/yaml-scenario-reader.h"
 #include "run/scenario-runner.h"
 #include "test-fabrics.h"
@@ -20,41 +21,11 @@
 #include <string>
 
 using namespace ns3;
+using aifabrictest::AllReduceOn;
+using aifabrictest::SentTowards;
 
 namespace
 {
-
-/// Run one all-reduce of \p size with \p algorithm on the topology file \p topology.
-RunResults
-AllReduceOn(const std::string& topology,
-            const std::string& algorithm,
-            const std::string& size,
-            const std::string& extra = "")
-{
-    const std::filesystem::path dir = aifabrictest::FreshScratch("nccl-tree");
-    const std::filesystem::path p = dir / "s.yaml";
-    std::ofstream(p) << "name: tree\nseed: 1\ntopology: " << aifabrictest::SourcePath(topology)
-                     << "\ntraffic:\n  collectives:\n    - name: c\n      op: all-reduce\n"
-                        "      algorithm: "
-                     << algorithm << "\n      size: " << size << "\n"
-                     << extra;
-    return RunScenario(ReadScenarioFile(p.string()), RunOptions{});
-}
-
-/// Wire bytes a node sent on the ports towards peers whose names start with \p towards.
-uint64_t
-SentTowards(const RunResults& r, const std::string& node, const std::string& towards)
-{
-    uint64_t bytes = 0;
-    for (const PortRecord& port : r.ports)
-    {
-        if (port.node == node && port.peer.rfind(towards, 0) == 0)
-        {
-            bytes += port.txBytes;
-        }
-    }
-    return bytes;
-}
 
 /// \return \p servers servers of \p perServer GPUs, endpoint e in server e / perServer
 std::vector<EndpointPlace>

@@ -40,6 +40,14 @@ Fabric::GetPacketHops() const
     return hops;
 }
 
+uint16_t
+Fabric::PortOn(const FabricGraph& graph, uint32_t node, uint32_t link) const
+{
+    const Ptr<FabricNetDevice>& dev
+        = graph.GetLinks()[link].a == node ? devicesA[link] : devicesB[link];
+    return static_cast<uint16_t>(dev->GetSwitchPort());
+}
+
 namespace
 {
 
@@ -455,44 +463,20 @@ FabricBuilder::Build(const FabricGraph& graph,
                 {
                     continue; // a single-port GPU sends everything on its one link
                 }
-                const Ptr<FabricNetDevice>& dev
-                    = links[adj.link].a == adj.peer ? f.devicesA[adj.link] : f.devicesB[adj.link];
-                gpuSwitch->GetRouting()->SetRoute(endpoint,
-                                                  {static_cast<uint16_t>(dev->GetSwitchPort())});
+                gpuSwitch->GetRouting()->SetRoute(endpoint, {f.PortOn(graph, adj.peer, adj.link)});
             }
         }
         // SHARP's switches: every forwarding element's equal-cost next hops towards each, as
-        // towards a GPU (FabricGraph::NextHops()).
-        std::vector<uint32_t> hops;
-        std::vector<uint16_t> ports;
+        // towards a GPU.
         for (const uint32_t endpoint : options.networkReducers)
         {
             NS_ABORT_MSG_IF(endpoint < graph.GetGpuCount()
                                 || endpoint - graph.GetGpuCount() >= reducers.size(),
                             "endpoint " << endpoint << " is not a reducer");
-            const uint32_t target = reducers[endpoint - graph.GetGpuCount()];
-            const std::vector<uint32_t> dist = graph.RouteDistancesTo(target);
-            for (uint32_t n = 0; n < nodes.size(); ++n)
-            {
-                if (!f.switches[n] || n == target)
-                {
-                    continue;
-                }
-                graph.NextHops(n, target, dist, hops);
-                if (hops.empty())
-                {
-                    continue;
-                }
-                ports.clear();
-                for (const uint32_t k : hops)
-                {
-                    const auto& adj = graph.GetAdjacency(n)[k];
-                    const Ptr<FabricNetDevice>& dev
-                        = links[adj.link].a == n ? f.devicesA[adj.link] : f.devicesB[adj.link];
-                    ports.push_back(static_cast<uint16_t>(dev->GetSwitchPort()));
-                }
-                f.switches[n]->GetRouting()->SetRoute(endpoint, ports);
-            }
+            FabricRoutingHelper::InstallRoutesTo(graph,
+                                                 f,
+                                                 reducers[endpoint - graph.GetGpuCount()],
+                                                 endpoint);
         }
     }
     return f;

@@ -43,6 +43,13 @@ struct Fabric
 
     /// \return packets transmitted by all devices (packet-hops)
     uint64_t GetPacketHops() const;
+    /**
+     * \param graph the fabric's graph
+     * \param node a node with a forwarding element
+     * \param link one of the node's links
+     * \return the switch port of that link at \p node
+     */
+    uint16_t PortOn(const FabricGraph& graph, uint32_t node, uint32_t link) const;
 };
 
 /**

@@ -35,10 +35,44 @@ namespace
 uint16_t
 PortOf(const FabricGraph& graph, const Fabric& fabric, uint32_t n, std::size_t k)
 {
-    const FabricGraph::Adjacency& adj = graph.GetAdjacency(n)[k];
-    const Ptr<FabricNetDevice>& dev
-        = graph.GetLinks()[adj.link].a == n ? fabric.devicesA[adj.link] : fabric.devicesB[adj.link];
-    return static_cast<uint16_t>(dev->GetSwitchPort());
+    return fabric.PortOn(graph, n, graph.GetAdjacency(n)[k].link);
+}
+
+/**
+ * \brief Give node \p n's strategy its equal-cost next hops towards \p target
+ * (FabricGraph::NextHops()) as the route to endpoint \p endpoint; none if it has none.
+ * \param graph a fabric's graph
+ * \param fabric its ns-3 objects
+ * \param routing node n's strategy
+ * \param n a node with a forwarding element
+ * \param target the destination node
+ * \param dist FabricGraph::RouteDistancesTo(target)
+ * \param endpoint the destination's endpoint id
+ * \param hops scratch
+ * \param ports scratch
+ */
+void
+RouteAt(const FabricGraph& graph,
+        const Fabric& fabric,
+        FabricRouting& routing,
+        uint32_t n,
+        uint32_t target,
+        const std::vector<uint32_t>& dist,
+        uint32_t endpoint,
+        std::vector<uint32_t>& hops,
+        std::vector<uint16_t>& ports)
+{
+    graph.NextHops(n, target, dist, hops);
+    if (hops.empty())
+    {
+        return;
+    }
+    ports.clear();
+    for (const uint32_t k : hops)
+    {
+        ports.push_back(PortOf(graph, fabric, n, k));
+    }
+    routing.SetRoute(endpoint, ports);
 }
 
 /// \return true if the node's switch gets the group strategy
@@ -233,17 +267,7 @@ FabricRoutingHelper::Install(const FabricGraph& graph,
                 }
                 continue;
             }
-            graph.NextHops(n, target, dist, hops);
-            if (hops.empty())
-            {
-                continue;
-            }
-            ports.clear();
-            for (const uint32_t k : hops)
-            {
-                ports.push_back(PortOf(graph, fabric, n, k));
-            }
-            routing[n]->SetRoute(dst, ports);
+            RouteAt(graph, fabric, *routing[n], n, target, dist, dst, hops, ports);
         }
         // Verify the tables: from every GPU, following them reaches the destination
         // without a loop (every hop must bring the packet strictly closer). A walk ends
@@ -383,6 +407,32 @@ FabricRoutingHelper::SetUpGroups(const FabricGraph& graph,
                 }
             }
             routing[n]->SetGroupRoute(g, ports);
+        }
+    }
+}
+
+void
+FabricRoutingHelper::InstallRoutesTo(const FabricGraph& graph,
+                                     const Fabric& fabric,
+                                     uint32_t target,
+                                     uint32_t endpoint)
+{
+    const std::vector<uint32_t> dist = graph.RouteDistancesTo(target);
+    std::vector<uint32_t> hops;
+    std::vector<uint16_t> ports;
+    for (uint32_t n = 0; n < graph.GetNodes().size(); ++n)
+    {
+        if (fabric.switches[n] && n != target)
+        {
+            RouteAt(graph,
+                    fabric,
+                    *fabric.switches[n]->GetRouting(),
+                    n,
+                    target,
+                    dist,
+                    endpoint,
+                    hops,
+                    ports);
         }
     }
 }

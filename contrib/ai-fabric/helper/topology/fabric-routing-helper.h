@@ -108,6 +108,20 @@ class FabricRoutingHelper
      */
     void Install(const FabricGraph& graph, const Fabric& fabric, const SpecLocation& where) const;
 
+    /**
+     * \brief Route an extra endpoint (an in-network reducer) on every forwarding element of
+     * an installed fabric: its equal-cost next hops towards the endpoint's node, as towards a
+     * GPU (FabricGraph::NextHops()).
+     * \param graph the fabric's graph
+     * \param fabric its ns-3 objects, their strategies installed
+     * \param target the endpoint's node
+     * \param endpoint its endpoint id
+     */
+    static void InstallRoutesTo(const FabricGraph& graph,
+                                const Fabric& fabric,
+                                uint32_t target,
+                                uint32_t endpoint);
+
   private:
     /**
      * \brief Fill the group strategies' group knowledge (a multi-source breadth-first search
