@@ -49,7 +49,8 @@ TEST(Scheduler, ScenariosGiveIdenticalResultsWithEveryScheduler)
                              "examples/train-3d-16gpu.yaml",
                              "tests/scenarios/dragonfly-valiant-alltoall.yaml",
                              "tests/scenarios/roce-lossy-gbn-dcqcn.yaml",
-                             "tests/scenarios/in-network-reduction.yaml"})
+                             "tests/scenarios/in-network-reduction.yaml",
+                             "tests/scenarios/tree-pxn-rails.yaml"})
     {
         specs.emplace_back(file, ReadScenarioFile(std::string(AI_FABRIC_SOURCE_DIR) + "/" + file));
     }
