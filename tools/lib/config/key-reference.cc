@@ -135,6 +135,18 @@ WriteKeyReference(std::ostream& os)
                TransportKeys(),
                false);
     WriteTable(os,
+               "Scenario `adaptive_routing` (forwarding: adaptive)",
+               "Each key sets one attribute of `ns3::AdaptiveRouting`; only with "
+               "`forwarding: adaptive`.",
+               AdaptiveRoutingKeys(),
+               false);
+    WriteTable(os,
+               "Scenario `adaptive_routing` (routing: ugal)",
+               "Each key sets one attribute of `ns3::UgalRouting`; only on a Dragonfly+ with "
+               "`routing: ugal`.",
+               UgalRoutingKeys(),
+               false);
+    WriteTable(os,
                "Sweep file",
                "The keys of a sweep file (`ai-fabric sweep`, [sweep](sweep.md)), read in this "
                "order; `base` and `parameters` are required.",

@@ -98,6 +98,10 @@ struct ScenarioSpec
     CongestionControlSetting congestionControl{CongestionControlSetting::AUTO};
     /// ns3::Dcqcn attributes to override (attribute name, value as an ns-3 string).
     std::vector<std::pair<std::string, std::string>> dcqcnAttributes;
+    /// ns3::AdaptiveRouting attributes (`adaptive_routing:`; name, value as an ns-3 string).
+    std::vector<std::pair<std::string, std::string>> adaptiveRoutingAttributes;
+    /// ns3::UgalRouting attributes (`adaptive_routing:` ugal_ keys).
+    std::vector<std::pair<std::string, std::string>> ugalRoutingAttributes;
     /// Transport reliability; AUTO is resolved by ResolveReliability() (go-back-N if any
     /// link is lossy, else none).
     ReliabilitySetting reliability{ReliabilitySetting::AUTO};

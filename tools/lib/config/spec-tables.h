@@ -54,6 +54,22 @@ const SpecTable<AttributeList>& DcqcnKeys();
  */
 const SpecTable<AttributeList>& TransportKeys();
 
+/**
+ * \ingroup ai-fabric
+ * \brief The keys of the scenario's `adaptive_routing:` mapping that set attributes of
+ * ns3::AdaptiveRouting (only with `forwarding: adaptive`).
+ * \return the table
+ */
+const SpecTable<AttributeList>& AdaptiveRoutingKeys();
+
+/**
+ * \ingroup ai-fabric
+ * \brief The keys of the scenario's `adaptive_routing:` mapping that set attributes of
+ * ns3::UgalRouting (only on a Dragonfly+ with `routing: ugal`).
+ * \return the table
+ */
+const SpecTable<AttributeList>& UgalRoutingKeys();
+
 struct SweepFileReading;
 struct SweepParameterReading;
 struct SweepMetricReading;

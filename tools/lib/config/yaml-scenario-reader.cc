@@ -56,6 +56,7 @@ const std::vector<std::string> SCENARIO_KEYS = {"name",
                                                 "scheduler",
                                                 "congestion_control",
                                                 "dcqcn",
+                                                "adaptive_routing",
                                                 "transport",
                                                 "watchdog",
                                                 "fidelity",
@@ -3301,6 +3302,101 @@ spec::TransportKeys()
     return keys;
 }
 
+const spec::SpecTable<AttributeList>&
+spec::AdaptiveRoutingKeys()
+{
+    constexpr uint64_t u32 = std::numeric_limits<uint32_t>::max();
+    static const SpecTable<AttributeList> keys = {
+        AttributeKey("granularity",
+                     "Granularity",
+                     "`packet` or `flowlet`",
+                     "",
+                     "choose a port for every packet, or at the first packet of a flowlet "
+                     "(default `packet`, as InfiniBand adaptive routing and Spectrum-X do)",
+                     [](const Field& f) {
+                         const std::string v = f.value.Scalar();
+                         if (v != "packet" && v != "flowlet")
+                         {
+                             f.Fail("must be 'packet' or 'flowlet', got '" + v + "'");
+                         }
+                         return v;
+                     }),
+        AttributeKey("flowlet_gap",
+                     "FlowletGap",
+                     "duration",
+                     "> 0",
+                     "a pause longer than this between two packets of a flow starts a new "
+                     "flowlet (default 4us, a configurable assumption)",
+                     [](const Field& f) { return PicoSecondsText(ReadTime(f, true)); }),
+        AttributeKey("flowlet_table_size",
+                     "FlowletTableSize",
+                     "integer",
+                     "1 to 16777216",
+                     "entries of each switch's flowlet table, indexed by the flow's hash "
+                     "(default 4096)",
+                     [](const Field& f) { return std::to_string(ReadInteger(f, 1, 16777216)); }),
+        AttributeKey("downstream_weight",
+                     "DownstreamWeight",
+                     "number",
+                     "0 to 1000, plain decimal",
+                     "weight of the next switch's queue towards the destination in a port's "
+                     "cost; 0 (default) = the local egress queue alone",
+                     [](const Field& f) {
+                         const double w = ReadNumber(f, "0.5");
+                         if (!(w >= 0 && w <= 1000))
+                         {
+                             f.Fail("must be between 0 and 1000, got " + f.value.Scalar());
+                         }
+                         return DoubleText(w);
+                     }),
+        AttributeKey("bias",
+                     "Bias",
+                     "size",
+                     ">= 0",
+                     "another port must cost this many bytes less than the current one (the "
+                     "flowlet's, or the ECMP hash's) to be taken; 0 (default) = the least cost",
+                     [](const Field& f) { return std::to_string(ReadBytes(f, false)); }),
+        AttributeKey("random_ties",
+                     "RandomTies",
+                     "`true` or `false`",
+                     "",
+                     "ties go to a random port (drawn from the switch's stream) instead of a "
+                     "rotating first (default false)",
+                     [](const Field& f) { return std::string(ReadBool(f) ? "true" : "false"); }),
+    };
+    (void)u32;
+    return keys;
+}
+
+const spec::SpecTable<AttributeList>&
+spec::UgalRoutingKeys()
+{
+    static const SpecTable<AttributeList> keys = {
+        AttributeKey("ugal_downstream_weight",
+                     "DownstreamWeight",
+                     "number",
+                     "0 to 1000, plain decimal",
+                     "weight of the next switch's queue in each path's queue estimate; 0 = "
+                     "UGAL-L, the local queues alone (default 1)",
+                     [](const Field& f) {
+                         const double w = ReadNumber(f, "0.5");
+                         if (!(w >= 0 && w <= 1000))
+                         {
+                             f.Fail("must be between 0 and 1000, got " + f.value.Scalar());
+                         }
+                         return DoubleText(w);
+                     }),
+        AttributeKey("ugal_threshold",
+                     "Threshold",
+                     "size",
+                     ">= 0",
+                     "the minimal path's weighted queue must exceed the detour's by this many "
+                     "bytes before a packet detours (default 0)",
+                     [](const Field& f) { return std::to_string(ReadBytes(f, false)); }),
+    };
+    return keys;
+}
+
 namespace
 {
 
@@ -3322,6 +3418,56 @@ ReadAttributes(const Mapping& m, const SpecTable<AttributeList>& table)
         }
     }
     return attributes;
+}
+
+/**
+ * \brief Read the scenario's `adaptive_routing:` mapping (after the topology: its UGAL keys
+ * need `routing: ugal`).
+ * \param f the field
+ * \param path the scenario file
+ * \param s the scenario (forwarding and topology read)
+ */
+void
+ReadAdaptiveRouting(const Field& f, const std::string& path, ScenarioSpec& s)
+{
+    if (!f.value.IsMap())
+    {
+        f.Fail("expected a mapping of adaptive-routing parameters (e.g. 'granularity: flowlet' "
+               "on the next line, indented), got "
+               + Describe(f.value));
+    }
+    std::vector<std::string> names = KeyNames(AdaptiveRoutingKeys());
+    for (const auto& k : UgalRoutingKeys())
+    {
+        names.push_back(k.key);
+    }
+    const Mapping a(f.value, path, "adaptive_routing", names, {});
+    const bool ugal = s.topology.Is<DragonflyPlusSpec>()
+                      && s.topology.As<DragonflyPlusSpec>().routing == PathChoice::UGAL;
+    for (const auto& k : AdaptiveRoutingKeys())
+    {
+        if (const Field* kf = a.Find(k.key); kf && s.forwarding != ForwardingMode::ADAPTIVE)
+        {
+            throw SpecError(kf->KeyWhere(),
+                            "'" + k.key
+                                + "' sets a parameter of adaptive routing, but forwarding is '"
+                                + ForwardingNames()[static_cast<std::size_t>(s.forwarding)]
+                                + "'; set forwarding: adaptive, or remove it");
+        }
+    }
+    for (const auto& k : UgalRoutingKeys())
+    {
+        if (const Field* kf = a.Find(k.key); kf && !ugal)
+        {
+            throw SpecError(kf->KeyWhere(),
+                            "'" + k.key + "' sets a parameter of UGAL, but the topology '"
+                                + s.topology.name
+                                + "' does not use it; give a dragonfly-plus topology "
+                                  "routing: ugal, or remove it");
+        }
+    }
+    s.adaptiveRoutingAttributes = ReadAttributes(a, AdaptiveRoutingKeys());
+    s.ugalRoutingAttributes = ReadAttributes(a, UgalRoutingKeys());
 }
 
 /// \return hints for keys of `dcqcn:` and `transport:` written in the wrong place
@@ -3676,6 +3822,10 @@ ReadScenarioFile(const std::string& path)
                             + s.topology.name
                             + "' marks ECN (ecn_kmin 0), so DCQCN is off; set "
                               "congestion_control: dcqcn, or give the links ECN thresholds");
+    }
+    if (const Field* ar = m.Find("adaptive_routing"))
+    {
+        ReadAdaptiveRouting(*ar, path, s);
     }
     if (!goBackNKey.empty() && s.reliability == ReliabilitySetting::AUTO
         && facts.autoReliability != ReliabilitySetting::GO_BACK_N)

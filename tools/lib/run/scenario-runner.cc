@@ -1051,6 +1051,14 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     build.routing.SetPathChoice(spec.topology.Is<DragonflyPlusSpec>()
                                     ? spec.topology.As<DragonflyPlusSpec>().routing
                                     : PathChoice::MINIMAL);
+    for (const auto& [name, value] : spec.adaptiveRoutingAttributes)
+    {
+        build.routing.SetRoutingAttribute(name, StringValue(value));
+    }
+    for (const auto& [name, value] : spec.ugalRoutingAttributes)
+    {
+        build.routing.SetGroupRoutingAttribute(name, StringValue(value));
+    }
     build.reliability = spec.reliability;
     build.transportAttributes = spec.transportAttributes;
     build.cellPackets = spec.cellPackets;

@@ -494,7 +494,11 @@ FabricGraph::Distances(uint32_t target, bool gpusRelay) const
         }
         for (const Adjacency& adj : m_adjacency[n])
         {
-            if (dist[adj.peer] == UINT32_MAX)
+            // (Group-minimal: a step from adj.peer into n's group only if that is the
+            // destination's.)
+            if (dist[adj.peer] == UINT32_MAX
+                && !(m_groupMinimal && m_nodes[n].group != m_nodes[target].group
+                     && JoinsGroups(n, adj.peer)))
             {
                 dist[adj.peer] = dist[n] + 1;
                 frontier.push_back(adj.peer);
@@ -520,6 +524,57 @@ void
 FabricGraph::SetGpuRelay(bool relay)
 {
     m_gpuRelay = relay;
+}
+
+void
+FabricGraph::SetGroupMinimal(bool minimal)
+{
+    m_groupMinimal = minimal;
+}
+
+bool
+FabricGraph::GetGroupMinimal() const
+{
+    return m_groupMinimal;
+}
+
+bool
+FabricGraph::JoinsGroups(uint32_t a, uint32_t b) const
+{
+    const Node& x = m_nodes[a];
+    const Node& y = m_nodes[b];
+    return x.kind == NodeKind::SWITCH && y.kind == NodeKind::SWITCH && x.group != NONE
+           && y.group != NONE && x.group != y.group;
+}
+
+std::vector<uint32_t>
+FabricGraph::SwitchDistancesToGroup(uint32_t group) const
+{
+    std::vector<uint32_t> dist(m_nodes.size(), UINT32_MAX);
+    std::deque<uint32_t> frontier;
+    for (uint32_t n = 0; n < m_nodes.size(); ++n)
+    {
+        if (m_nodes[n].kind == NodeKind::SWITCH && m_nodes[n].group == group)
+        {
+            dist[n] = 0;
+            frontier.push_back(n);
+        }
+    }
+    while (!frontier.empty())
+    {
+        const uint32_t n = frontier.front();
+        frontier.pop_front();
+        for (const Adjacency& adj : m_adjacency[n])
+        {
+            if (m_nodes[adj.peer].kind == NodeKind::SWITCH && dist[adj.peer] == UINT32_MAX
+                && !(m_groupMinimal && m_nodes[n].group != group && JoinsGroups(n, adj.peer)))
+            {
+                dist[adj.peer] = dist[n] + 1;
+                frontier.push_back(adj.peer);
+            }
+        }
+    }
+    return dist;
 }
 
 bool
@@ -551,8 +606,10 @@ FabricGraph::NextHops(uint32_t node,
     for (uint32_t k = 0; k < adj.size(); ++k)
     {
         const uint32_t peer = adj[k].peer;
-        const bool carries = peer == target || IsTransit(peer)
-                             || (m_gpuRelay && m_nodes[peer].kind == NodeKind::GPU);
+        const bool carries = (peer == target || IsTransit(peer)
+                              || (m_gpuRelay && m_nodes[peer].kind == NodeKind::GPU))
+                             && !(m_groupMinimal && m_nodes[peer].group != m_nodes[target].group
+                                  && JoinsGroups(node, peer));
         if (carries && dist[peer] != UINT32_MAX && dist[peer] + 1 == dist[node])
         {
             out.push_back(k);

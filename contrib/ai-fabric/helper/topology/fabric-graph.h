@@ -246,6 +246,32 @@ class FabricGraph
     /// \return true if GPUs relay traffic (rail-only fabrics)
     bool GetGpuRelay() const;
     /**
+     * \brief Routing policy of a Dragonfly+: a path takes a link between two groups (a
+     * switch-to-switch link whose ends are in different groups) only into the destination's
+     * group, so a minimal path crosses at most one, and never passes through a third group
+     * even where that would be shorter (a spine without a global link to the destination's
+     * group goes down and up inside its own group). Set by the dragonfly-plus generator;
+     * distances (DistancesTo(), RelayDistancesTo()) and NextHops() follow it.
+     * \param minimal true to apply it
+     */
+    void SetGroupMinimal(bool minimal);
+    /// \return true if paths cross at most one group boundary, into the destination's group
+    bool GetGroupMinimal() const;
+    /**
+     * \param a a node
+     * \param b a node adjacent to it
+     * \return true if a and b are switches of two different groups (a global link)
+     */
+    bool JoinsGroups(uint32_t a, uint32_t b) const;
+    /**
+     * \brief Hop distances from every switch to the nearest switch of a group, under the
+     * group-minimal policy when it is set (the first leg of a Valiant detour).
+     * \param group a group
+     * \return distance per node (0 in the group), UINT32_MAX for non-switches and the
+     *         unreachable
+     */
+    std::vector<uint32_t> SwitchDistancesToGroup(uint32_t group) const;
+    /**
      * \brief Hop distances used by routing: RelayDistancesTo() if GPUs relay,
      * else DistancesTo().
      * \param target the destination node
@@ -290,14 +316,15 @@ class FabricGraph
     /// Build m_reducerIndex if the graph has changed since (GetReducersOf(), GetSharpTree()).
     void UpdateReducerIndex() const;
 
-    std::vector<Node> m_nodes;                                 //!< nodes
-    std::vector<Link> m_links;                                 //!< links
-    std::vector<LinkProfile> m_profiles;                       //!< profiles
-    std::vector<std::vector<Adjacency>> m_adjacency;           //!< per node
-    std::vector<uint32_t> m_gpuNodes;                          //!< GPU index -> node
-    uint32_t m_switches{0};                                    //!< switch count
-    bool m_gpuRelay{false};                                    //!< GPUs relay (PXN)
-    uint32_t m_nics{0};                                        //!< NIC node count
+    std::vector<Node> m_nodes;                       //!< nodes
+    std::vector<Link> m_links;                       //!< links
+    std::vector<LinkProfile> m_profiles;             //!< profiles
+    std::vector<std::vector<Adjacency>> m_adjacency; //!< per node
+    std::vector<uint32_t> m_gpuNodes;                //!< GPU index -> node
+    uint32_t m_switches{0};                          //!< switch count
+    bool m_gpuRelay{false};                          //!< GPUs relay (PXN)
+    bool m_groupMinimal{false}; //!< at most one link between groups, into the destination's
+    uint32_t m_nics{0};         //!< NIC node count
     std::map<uint32_t, std::string> m_tierNames;               //!< switch tier names
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_gpuAt; //!< (server, rail) -> GPU index
     /// GetReducersOf()'s memo: per node, its reducer index k (NONE if not a reducer), for the

@@ -108,6 +108,21 @@ FabricRoutingHelper::SetForwarding(const std::string& name)
 }
 
 void
+FabricRoutingHelper::SetRoutingAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_routing.Set(name, value);
+}
+
+void
+FabricRoutingHelper::SetGroupRoutingAttribute(const std::string& name, const AttributeValue& value)
+{
+    if (m_hasGroupRouting)
+    {
+        m_groupRouting.Set(name, value);
+    }
+}
+
+void
 FabricRoutingHelper::SetPathChoice(PathChoice choice)
 {
     m_hasGroupRouting = false;
@@ -139,6 +154,10 @@ FabricRoutingHelper::Install(Ptr<FabricSwitch> sw, bool inGroup) const
         ObjectFactory factory = m_groupRouting;
         factory.Set("EqualCostRouting", TypeIdValue(m_routing.GetTypeId()));
         routing = factory.Create<FabricRouting>();
+        // The equal-cost choice with the attributes set on this helper (the group strategy
+        // would otherwise create it from its type alone).
+        DynamicCast<DragonflyPlusRouting>(routing)->SetEqualCostRouting(
+            m_routing.Create<FabricRouting>());
     }
     else
     {
@@ -366,30 +385,10 @@ FabricRoutingHelper::SetUpGroups(const FabricGraph& graph,
     std::vector<uint16_t> ports;
     for (uint32_t g = 0; g < groups; ++g)
     {
-        std::vector<uint32_t> dist(nodes.size(), UINT32_MAX);
-        std::deque<uint32_t> frontier;
-        for (uint32_t n = 0; n < nodes.size(); ++n)
-        {
-            if (nodes[n].kind == FabricGraph::NodeKind::SWITCH && nodes[n].group == g)
-            {
-                dist[n] = 0;
-                frontier.push_back(n);
-            }
-        }
-        while (!frontier.empty())
-        {
-            const uint32_t n = frontier.front();
-            frontier.pop_front();
-            for (const auto& adj : graph.GetAdjacency(n))
-            {
-                if (nodes[adj.peer].kind == FabricGraph::NodeKind::SWITCH
-                    && dist[adj.peer] == UINT32_MAX)
-                {
-                    dist[adj.peer] = dist[n] + 1;
-                    frontier.push_back(adj.peer);
-                }
-            }
-        }
+        // The first leg of a detour: towards the group's nearest switches, taking a global
+        // link only into that group (FabricGraph::SetGroupMinimal), so that a detour crosses
+        // at most two global links and never returns through its source group.
+        const std::vector<uint32_t> dist = graph.SwitchDistancesToGroup(g);
         for (uint32_t n = 0; n < nodes.size(); ++n)
         {
             if (!routing[n])
@@ -401,7 +400,9 @@ FabricRoutingHelper::SetUpGroups(const FabricGraph& graph,
             for (std::size_t k = 0; k < adj.size() && dist[n] != 0; ++k)
             {
                 if (nodes[adj[k].peer].kind == FabricGraph::NodeKind::SWITCH
-                    && dist[adj[k].peer] + 1 == dist[n])
+                    && dist[adj[k].peer] != UINT32_MAX && dist[adj[k].peer] + 1 == dist[n]
+                    && !(graph.GetGroupMinimal() && graph.JoinsGroups(n, adj[k].peer)
+                         && nodes[adj[k].peer].group != g))
                 {
                     ports.push_back(PortOf(graph, fabric, n, k));
                 }

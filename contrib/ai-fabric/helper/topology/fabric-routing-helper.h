@@ -62,6 +62,22 @@ class FabricRoutingHelper
     void SetGroupRouting(const std::string& type, Ts&&... args);
 
     /**
+     * \brief Set an attribute of the strategy of every forwarding element (and of the
+     * equal-cost choice of a group strategy); after SetRouting() or SetForwarding().
+     * \param name the attribute
+     * \param value its value
+     */
+    void SetRoutingAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * \brief Set an attribute of the group strategy; after SetGroupRouting() or
+     * SetPathChoice() (ignored when there is none).
+     * \param name the attribute
+     * \param value its value
+     */
+    void SetGroupRoutingAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
      * \brief Select the strategy by a scenario's `forwarding:` (ForwardingTypeName()).
      * \param mode the forwarding mode
      */

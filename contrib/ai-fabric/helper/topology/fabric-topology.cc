@@ -1215,6 +1215,10 @@ BuildDragonflyPlusGraph(const TopologySpec& spec)
             }
         }
     }
+    // Dragonfly+ minimal routing: at most one global link, into the destination's group
+    // (Shpiner et al. 2017); without this a spine lacking a link to that group would route
+    // through a third group where that is shorter.
+    g.SetGroupMinimal(true);
     FinishServers(g, nv);
     return g;
 }

@@ -79,6 +79,13 @@ DragonflyPlusRouting::GetEqualCostRouting() const
 }
 
 void
+DragonflyPlusRouting::SetEqualCostRouting(Ptr<FabricRouting> routing)
+{
+    NS_ABORT_MSG_IF(m_switch, "the equal-cost strategy is set after the strategy was attached");
+    m_equalCost = routing;
+}
+
+void
 DragonflyPlusRouting::SetGroups(uint32_t group,
                                 uint32_t groups,
                                 const std::vector<uint16_t>& dstGroup)
@@ -119,6 +126,12 @@ DragonflyPlusRouting::IsPort(uint16_t port, PortKind kind) const
     return port < m_portKind.size() && (m_portKind[port] & kind) != 0;
 }
 
+uint32_t
+DragonflyPlusRouting::GetGroup() const
+{
+    return m_group;
+}
+
 uint64_t
 DragonflyPlusRouting::GetDetoured() const
 {
@@ -141,6 +154,21 @@ uint64_t
 DragonflyPlusRouting::GetQueuedBytes(uint16_t port, uint8_t priority) const
 {
     return m_switch->GetQueuedBytes(port, priority);
+}
+
+uint64_t
+DragonflyPlusRouting::GetLeastQueuedTowardsGroup(uint32_t group, uint8_t priority) const
+{
+    if (group >= m_groupRoute.size() || m_groupRoute[group] == NO_ROUTE)
+    {
+        return 0;
+    }
+    uint64_t least = UINT64_MAX;
+    for (const uint16_t p : GetGroupPorts(group))
+    {
+        least = std::min(least, GetQueuedBytes(p, priority));
+    }
+    return least == UINT64_MAX ? 0 : least;
 }
 
 uint16_t

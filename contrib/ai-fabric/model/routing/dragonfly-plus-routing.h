@@ -72,12 +72,30 @@ class DragonflyPlusRouting : public FabricRouting
      */
     void SetPortKind(uint16_t port, bool edge, bool global);
 
+    /**
+     * \brief The queue a packet bound for a group would join here on its least loaded port
+     * towards that group (a UGAL source's downstream state for the detour).
+     * \param group a group
+     * \param priority the packet's class
+     * \return wire bytes (0 if the switch is in that group or has no route to it)
+     */
+    uint64_t GetLeastQueuedTowardsGroup(uint32_t group, uint8_t priority) const;
+
+    /// \return this switch's group
+    uint32_t GetGroup() const;
+
     /// \return packets this switch sent on a detour through an intermediate group
     uint64_t GetDetoured() const;
     /// \return packets whose detour ended at this switch (it is in their intermediate group)
     uint64_t GetDetoursEnded() const;
     /// \return the strategy that chooses among equal-cost ports
     Ptr<FabricRouting> GetEqualCostRouting() const;
+    /**
+     * \brief Set the strategy that chooses among equal-cost ports (before the strategy is
+     * attached to its switch; else one of type EqualCostRouting is created then).
+     * \param routing the strategy
+     */
+    void SetEqualCostRouting(Ptr<FabricRouting> routing);
 
   protected:
     void DoDispose() override;

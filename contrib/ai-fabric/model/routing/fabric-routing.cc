@@ -3,7 +3,11 @@
  */
 #include "fabric-routing.h"
 
+#include "ns3/fabric-channel.h"
+#include "ns3/fabric-net-device.h"
+#include "ns3/fabric-switch.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
 #include "ns3/random-variable-stream.h"
 
 #include <algorithm>
@@ -41,6 +45,7 @@ FabricRouting::DoDispose()
 {
     m_switch = nullptr;
     m_rng = nullptr;
+    m_next.clear();
     Object::DoDispose();
 }
 
@@ -121,6 +126,51 @@ FabricRouting::GetRoute(uint32_t dst) const
         return g_noPorts;
     }
     return m_portSets[m_routeSet[dst]];
+}
+
+uint64_t
+FabricRouting::GetLeastQueuedTowards(uint32_t dst, uint8_t priority) const
+{
+    if (dst >= m_routeEntry.size() || m_routeEntry[dst].count == 0)
+    {
+        return 0;
+    }
+    const FabricPortSet& set = m_routeEntry[dst];
+    const uint16_t* ports = GetPorts(set);
+    uint64_t least = m_switch->GetQueuedBytes(ports[0], priority);
+    for (uint32_t k = 1; k < set.count && least > 0; ++k)
+    {
+        least = std::min(least, m_switch->GetQueuedBytes(ports[k], priority));
+    }
+    return least;
+}
+
+const FabricRouting*
+FabricRouting::GetNextRouting(uint16_t port)
+{
+    if (m_next.empty())
+    {
+        const uint32_t n = m_switch->GetNPorts();
+        m_next.assign(n, nullptr);
+        for (uint32_t p = 0; p < n; ++p)
+        {
+            const Ptr<FabricNetDevice> dev = m_switch->GetPort(p);
+            const Ptr<FabricChannel> channel = dev->GetFabricChannel();
+            const Ptr<FabricNetDevice> peer
+                = channel ? channel->GetPeer(PeekPointer(dev)) : nullptr;
+            const Ptr<FabricSwitch> sw
+                = (peer && peer->GetNode()) ? peer->GetNode()->GetObject<FabricSwitch>() : nullptr;
+            m_next[p] = (sw && sw->GetRouting()) ? PeekPointer(sw->GetRouting()) : nullptr;
+        }
+    }
+    return m_next[port];
+}
+
+uint64_t
+FabricRouting::DownstreamBytes(uint16_t port, uint32_t dst, uint8_t priority)
+{
+    const FabricRouting* next = GetNextRouting(port);
+    return next ? next->GetLeastQueuedTowards(dst, priority) : 0;
 }
 
 } // namespace ns3

@@ -126,6 +126,17 @@ class FabricRouting : public Object
      */
     const std::vector<uint16_t>& GetRoute(uint32_t dst) const;
 
+    /**
+     * \brief The queue a packet for \p dst would join at this switch if it took its least
+     * loaded equal-cost port: what an upstream switch reads as this switch's downstream
+     * state towards \p dst (DownstreamBytes()).
+     * \param dst destination endpoint
+     * \param priority the packet's class
+     * \return wire bytes on the least loaded of the destination's egress lanes (0 if the
+     *         switch has no route to it: it is delivered here)
+     */
+    uint64_t GetLeastQueuedTowards(uint32_t dst, uint8_t priority) const;
+
   protected:
     void DoDispose() override;
 
@@ -171,6 +182,28 @@ class FabricRouting : public Object
     /// \return the hash salt (the first two draws of the switch's stream)
     uint64_t GetSalt() const;
     /**
+     * \brief The splitmix64 finaliser: a cheap, well-mixed 64-bit hash step.
+     * \param x the value
+     * \return its hash
+     */
+    static uint64_t Mix(uint64_t x);
+    /**
+     * \brief Downstream state: the queue the packet would join at the next forwarding
+     * element behind \p port (GetLeastQueuedTowards() of that switch's strategy). It is read
+     * when the packet is routed, an ideal congestion notification without delay (real
+     * fabrics carry it back within a round trip: docs/topologies.md#routing).
+     * \param port an egress port of this switch
+     * \param dst the packet's destination
+     * \param priority its class
+     * \return wire bytes (0 if an endpoint without forwarding is behind the port)
+     */
+    uint64_t DownstreamBytes(uint16_t port, uint32_t dst, uint8_t priority);
+    /**
+     * \param port an egress port of this switch
+     * \return the strategy of the forwarding element behind it (null: an endpoint)
+     */
+    const FabricRouting* GetNextRouting(uint16_t port);
+    /**
      * \brief Attach without drawing the salt (a strategy that delegates its equal-cost choice
      * lets the delegate draw it).
      * \param sw the switch
@@ -194,6 +227,9 @@ class FabricRouting : public Object
     std::vector<FabricPortSet> m_routeEntry;       //!< destination -> its set's FabricPortSet
     std::vector<uint16_t> m_portPool;              //!< every port set's ports, back to back
     uint64_t m_salt{0};                            //!< hash salt
+    /// Per port, the strategy of the forwarding element behind it (null: an endpoint),
+    /// found at the first DownstreamBytes() (the links are all in place by then).
+    std::vector<const FabricRouting*> m_next;
 };
 
 inline const FabricPortSet&
@@ -221,6 +257,15 @@ inline uint64_t
 FabricRouting::GetSalt() const
 {
     return m_salt;
+}
+
+inline uint64_t
+FabricRouting::Mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
 }
 
 } // namespace ns3

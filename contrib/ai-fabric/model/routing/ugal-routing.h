@@ -11,9 +11,15 @@ namespace ns3
 
 /**
  * \ingroup ai-fabric
- * \brief UGAL-L on a Dragonfly+: per packet, the minimal path unless its egress queue times
- * its hop count exceeds the Valiant path's (Kim et al. 2008): a minimal inter-group path
- * crosses at most 3 switch-to-switch hops, a Valiant one 5.
+ * \brief UGAL on a Dragonfly+: per packet, the minimal path unless its queue estimate times
+ * its hop count exceeds the Valiant path's by more than Threshold (Kim et al. 2008): a
+ * minimal inter-group path crosses at most 3 switch-to-switch hops, a Valiant one 5.
+ *
+ * A path's queue estimate is the same signal AdaptiveRouting reads: the egress queue of the
+ * port the equal-cost choice takes, plus DownstreamWeight x the queue the packet would join
+ * at the next switch (towards the destination on the minimal path; towards the intermediate
+ * group, or from inside it towards the destination, on the detour). With DownstreamWeight 0
+ * this is UGAL-L, the local queues alone.
  */
 class UgalRouting final : public DragonflyPlusRouting
 {
@@ -29,6 +35,10 @@ class UgalRouting final : public DragonflyPlusRouting
 
   protected:
     bool Detour(const FabricFields& header, uint32_t via, uint8_t priority) override;
+
+  private:
+    double m_downstreamWeight{1.0}; //!< DownstreamWeight attribute
+    uint64_t m_threshold{0};        //!< Threshold attribute, bytes
 };
 
 } // namespace ns3
