@@ -31,6 +31,7 @@
 #include "run/run-outputs.h"
 #include "run/scenario-runner.h"
 #include "sweep-command.h"
+#include "sweep/seed-runs.h"
 #include "validate-command.h"
 
 #include "ns3/fabric-graph.h"
@@ -231,10 +232,38 @@ Run(const std::vector<std::string>& args)
     std::string attribution;
     uint64_t memoryLimit = 0;
     uint64_t cellPackets = 0; // 0: the scenario's
+    uint64_t seedCount = 0;   // --seeds N; 0: not given
+    uint64_t jobs = 0;        // --jobs N; 0: not given
+    // The options a multi-seed run passes on to every seed's run.
+    std::vector<std::string> seedRunArgs;
     for (std::size_t i = 0; i < args.size(); ++i)
     {
         const std::string& a = args[i];
-        if (a == "--pcap" || a == "--attribution")
+        if (a == "--pcap" || a == "--attribution" || a == "--sample-interval" || a == "--scheduler"
+            || a == "--memory-limit" || a == "--cell-packets")
+        {
+            if (i + 1 < args.size())
+            {
+                seedRunArgs.insert(seedRunArgs.end(), {a, args[i + 1]});
+            }
+        }
+        if (a == "--seeds" || a == "--jobs" || a == "-j")
+        {
+            if (i + 1 >= args.size())
+            {
+                return UsageError("option " + a + " needs a value");
+            }
+            const std::string& v = args[++i];
+            uint64_t& n = a == "--seeds" ? seedCount : jobs;
+            const uint64_t max = a == "--seeds" ? ns3::spec::MAX_SEEDS : 1024;
+            if (!ParseSeed(v, n) || n > max)
+            {
+                return UsageError((a == "-j" ? std::string("--jobs") : a)
+                                  + " takes an integer from 1 to " + std::to_string(max) + ", not '"
+                                  + v + "'");
+            }
+        }
+        else if (a == "--pcap" || a == "--attribution")
         {
             if (i + 1 >= args.size())
             {
@@ -332,6 +361,7 @@ Run(const std::vector<std::string>& args)
         else if (a == "--plots")
         {
             plots = true;
+            seedRunArgs.push_back(a);
         }
         else if (!a.empty() && a[0] == '-')
         {
@@ -352,6 +382,27 @@ Run(const std::vector<std::string>& args)
     }
 
     ns3::ScenarioSpec spec = ns3::ReadScenarioFile(scenarioPath);
+    // The seeds of a multi-seed run: --seeds N (from --seed, else the scenario's first seed),
+    // else the scenario's `seeds:` unless --seed picks one; none: one run, as always.
+    std::vector<uint32_t> seeds;
+    if (seedCount > 0)
+    {
+        const uint64_t first = haveSeed ? seed : spec.seed;
+        if (!ns3::ConsecutiveSeeds(first, seedCount, seeds))
+        {
+            return UsageError("--seeds " + std::to_string(seedCount) + " from seed "
+                              + std::to_string(first) + " passes 4294967295");
+        }
+    }
+    else if (!haveSeed)
+    {
+        seeds = spec.seeds;
+    }
+    if (jobs > 0 && seeds.empty())
+    {
+        return UsageError("--jobs applies to a run over seeds (--seeds N, or the scenario's "
+                          "'seeds:'); this run has one seed");
+    }
     if (haveSeed)
     {
         spec.seed = seed;
@@ -377,6 +428,16 @@ Run(const std::vector<std::string>& args)
     if (!outProblem.empty())
     {
         return UsageError("results directory '" + outDir + "': " + outProblem);
+    }
+    if (!seeds.empty())
+    {
+        return aifabric::RunSeedsCommand(scenarioPath,
+                                         spec,
+                                         seeds,
+                                         seedRunArgs,
+                                         outDir,
+                                         static_cast<uint32_t>(jobs),
+                                         quiet);
     }
     ns3::ResultsDirLock outLock;
 
