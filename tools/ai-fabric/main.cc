@@ -3,9 +3,10 @@
  *
  * ai-fabric: the command-line tool.
  *
- *   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--scheduler S] [--sample-interval T]
- *                 [--quiet] [--progress] [--plots] [--pcap PORTS] [--attribution auto|on|off]
- *   ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--quiet] [--plots]
+ *   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--seeds N [--jobs N]] [--scheduler S]
+ *                 [--sample-interval T] [--quiet] [--progress] [--plots] [--pcap PORTS]
+ *                 [--attribution auto|on|off]
+ *   ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--seeds N] [--quiet] [--plots]
  *   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
  *   ai-fabric profiles [NAME]
  *   ai-fabric validate DIR [--quick] [--report FILE] [--jobs N]
@@ -72,7 +73,8 @@ Usage:
   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--scheduler S] [--sample-interval T]
                 [--quiet] [--progress] [--plots] [--pcap NODE->PEER[,NODE->PEER...]]
                 [--attribution auto|on|off] [--memory-limit SIZE] [--cell-packets N]
-  ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--quiet] [--plots]
+                [--seeds N [--jobs N]]
+  ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--seeds N] [--quiet] [--plots]
   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
   ai-fabric profiles [NAME]
   ai-fabric validate DIR [--quick] [--report FILE] [--jobs N]
@@ -94,7 +96,8 @@ Commands:
              list of values; docs/sweep.md), each point its own 'run' child
              process (at most --jobs at once), and write DIR/sweep-points.csv
              (a row per point: values, metrics, status), DIR/report.md (each
-             metric against the first parameter) and DIR/points/NNN/.
+             metric against the first parameter) and DIR/points/NNN/. With
+             seeds (--seeds N or 'seeds:'), every point runs once per seed.
   analyze    Build the fabric of a topology file (or of a scenario file's
              topology) without simulating it and print its analysis: counts
              per tier and link class, oversubscription per tier, diameter and
@@ -120,7 +123,16 @@ Commands:
 
 Options for run:
   --out DIR  Results directory (default: results/<scenario name>).
-  --seed N   Override the scenario's seed (an integer >= 1).
+  --seed N   Override the scenario's seed (an integer >= 1); alone, it runs that
+             one seed even if the scenario lists 'seeds'.
+  --seeds N  Run the scenario once per seed, seeds S..S+N-1 (S: --seed, else the
+             scenario's seed or first listed seed; N 1 to 1000), each an 'ai-fabric
+             run --seed' child into DIR/seeds/SEED, and write DIR/seeds.json,
+             DIR/seeds.csv and DIR/report.md: each headline answer's mean, min,
+             max and 95 % confidence interval (Student's t); a failed seed is
+             listed, never averaged (exit 3). Overrides the scenario's 'seeds:',
+             which does the same without the flag (docs/results-format.md).
+  --jobs N   Seeds run at once in a run over seeds (default: online cores).
   --sample-interval T
              Time-series bin width, e.g. 10us, or 'auto' (default: the
              scenario's results: sample_interval, else automatic bins that
@@ -154,8 +166,12 @@ Options for run:
 
 Options for sweep:
   --out DIR  Results directory (default: results/<sweep name>).
-  --jobs N   Points run at once (default: the file's 'jobs', else the number
-             of online cores).
+  --jobs N   Runs at once (default: the file's 'jobs', else the number of
+             online cores).
+  --seeds N  Run every point with seeds S..S+N-1 (S: the base scenario's seed);
+             overrides the file's 'seeds:'. Each metric becomes a mean with its
+             n, min, max, sd and 95 % CI, and the report warns where a compared
+             difference is within the seed-to-seed spread (docs/sweep.md).
   --quiet    No line per finished point and no findings; errors are printed.
   --plots    Also plot each metric against the first parameter (DIR/plots).
 
