@@ -3,9 +3,10 @@
  *
  * ai-fabric: the command-line tool.
  *
- *   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--scheduler S] [--sample-interval T]
- *                 [--quiet] [--progress] [--plots] [--pcap PORTS] [--attribution auto|on|off]
- *   ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--quiet] [--plots]
+ *   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--seeds N [--jobs N]] [--scheduler S]
+ *                 [--sample-interval T] [--quiet] [--progress] [--plots] [--pcap PORTS]
+ *                 [--attribution auto|on|off]
+ *   ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--seeds N] [--quiet] [--plots]
  *   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
  *   ai-fabric profiles [NAME]
  *   ai-fabric validate DIR [--quick] [--report FILE] [--jobs N]
@@ -31,6 +32,7 @@
 #include "run/run-outputs.h"
 #include "run/scenario-runner.h"
 #include "sweep-command.h"
+#include "sweep/seed-runs.h"
 #include "validate-command.h"
 
 #include "ns3/fabric-graph.h"
@@ -71,7 +73,8 @@ Usage:
   ai-fabric run SCENARIO.yaml [--out DIR] [--seed N] [--scheduler S] [--sample-interval T]
                 [--quiet] [--progress] [--plots] [--pcap NODE->PEER[,NODE->PEER...]]
                 [--attribution auto|on|off] [--memory-limit SIZE] [--cell-packets N]
-  ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--quiet] [--plots]
+                [--seeds N [--jobs N]]
+  ai-fabric sweep SWEEP.yaml [--out DIR] [--jobs N] [--seeds N] [--quiet] [--plots]
   ai-fabric analyze TOPOLOGY.yaml [--json FILE] [--dot FILE]
   ai-fabric profiles [NAME]
   ai-fabric validate DIR [--quick] [--report FILE] [--jobs N]
@@ -93,7 +96,8 @@ Commands:
              list of values; docs/sweep.md), each point its own 'run' child
              process (at most --jobs at once), and write DIR/sweep-points.csv
              (a row per point: values, metrics, status), DIR/report.md (each
-             metric against the first parameter) and DIR/points/NNN/.
+             metric against the first parameter) and DIR/points/NNN/. With
+             seeds (--seeds N or 'seeds:'), every point runs once per seed.
   analyze    Build the fabric of a topology file (or of a scenario file's
              topology) without simulating it and print its analysis: counts
              per tier and link class, oversubscription per tier, diameter and
@@ -119,7 +123,16 @@ Commands:
 
 Options for run:
   --out DIR  Results directory (default: results/<scenario name>).
-  --seed N   Override the scenario's seed (an integer >= 1).
+  --seed N   Override the scenario's seed (an integer >= 1); alone, it runs that
+             one seed even if the scenario lists 'seeds'.
+  --seeds N  Run the scenario once per seed, seeds S..S+N-1 (S: --seed, else the
+             scenario's seed or first listed seed; N 1 to 1000), each an 'ai-fabric
+             run --seed' child into DIR/seeds/SEED, and write DIR/seeds.json,
+             DIR/seeds.csv and DIR/report.md: each headline answer's mean, min,
+             max and 95 % confidence interval (Student's t); a failed seed is
+             listed, never averaged (exit 3). Overrides the scenario's 'seeds:',
+             which does the same without the flag (docs/results-format.md).
+  --jobs N   Seeds run at once in a run over seeds (default: online cores).
   --sample-interval T
              Time-series bin width, e.g. 10us, or 'auto' (default: the
              scenario's results: sample_interval, else automatic bins that
@@ -153,8 +166,12 @@ Options for run:
 
 Options for sweep:
   --out DIR  Results directory (default: results/<sweep name>).
-  --jobs N   Points run at once (default: the file's 'jobs', else the number
-             of online cores).
+  --jobs N   Runs at once (default: the file's 'jobs', else the number of
+             online cores).
+  --seeds N  Run every point with seeds S..S+N-1 (S: the base scenario's seed);
+             overrides the file's 'seeds:'. Each metric becomes a mean with its
+             n, min, max, sd and 95 % CI, and the report warns where a compared
+             difference is within the seed-to-seed spread (docs/sweep.md).
   --quiet    No line per finished point and no findings; errors are printed.
   --plots    Also plot each metric against the first parameter (DIR/plots).
 
@@ -231,10 +248,38 @@ Run(const std::vector<std::string>& args)
     std::string attribution;
     uint64_t memoryLimit = 0;
     uint64_t cellPackets = 0; // 0: the scenario's
+    uint64_t seedCount = 0;   // --seeds N; 0: not given
+    uint64_t jobs = 0;        // --jobs N; 0: not given
+    // The options a multi-seed run passes on to every seed's run.
+    std::vector<std::string> seedRunArgs;
     for (std::size_t i = 0; i < args.size(); ++i)
     {
         const std::string& a = args[i];
-        if (a == "--pcap" || a == "--attribution")
+        if (a == "--pcap" || a == "--attribution" || a == "--sample-interval" || a == "--scheduler"
+            || a == "--memory-limit" || a == "--cell-packets")
+        {
+            if (i + 1 < args.size())
+            {
+                seedRunArgs.insert(seedRunArgs.end(), {a, args[i + 1]});
+            }
+        }
+        if (a == "--seeds" || a == "--jobs" || a == "-j")
+        {
+            if (i + 1 >= args.size())
+            {
+                return UsageError("option " + a + " needs a value");
+            }
+            const std::string& v = args[++i];
+            uint64_t& n = a == "--seeds" ? seedCount : jobs;
+            const uint64_t max = a == "--seeds" ? ns3::spec::MAX_SEEDS : 1024;
+            if (!ParseSeed(v, n) || n > max)
+            {
+                return UsageError((a == "-j" ? std::string("--jobs") : a)
+                                  + " takes an integer from 1 to " + std::to_string(max) + ", not '"
+                                  + v + "'");
+            }
+        }
+        else if (a == "--pcap" || a == "--attribution")
         {
             if (i + 1 >= args.size())
             {
@@ -332,6 +377,7 @@ Run(const std::vector<std::string>& args)
         else if (a == "--plots")
         {
             plots = true;
+            seedRunArgs.push_back(a);
         }
         else if (!a.empty() && a[0] == '-')
         {
@@ -352,6 +398,27 @@ Run(const std::vector<std::string>& args)
     }
 
     ns3::ScenarioSpec spec = ns3::ReadScenarioFile(scenarioPath);
+    // The seeds of a multi-seed run: --seeds N (from --seed, else the scenario's first seed),
+    // else the scenario's `seeds:` unless --seed picks one; none: one run, as always.
+    std::vector<uint32_t> seeds;
+    if (seedCount > 0)
+    {
+        const uint64_t first = haveSeed ? seed : spec.seed;
+        if (!ns3::ConsecutiveSeeds(first, seedCount, seeds))
+        {
+            return UsageError("--seeds " + std::to_string(seedCount) + " from seed "
+                              + std::to_string(first) + " passes 4294967295");
+        }
+    }
+    else if (!haveSeed)
+    {
+        seeds = spec.seeds;
+    }
+    if (jobs > 0 && seeds.empty())
+    {
+        return UsageError("--jobs applies to a run over seeds (--seeds N, or the scenario's "
+                          "'seeds:'); this run has one seed");
+    }
     if (haveSeed)
     {
         spec.seed = seed;
@@ -377,6 +444,16 @@ Run(const std::vector<std::string>& args)
     if (!outProblem.empty())
     {
         return UsageError("results directory '" + outDir + "': " + outProblem);
+    }
+    if (!seeds.empty())
+    {
+        return aifabric::RunSeedsCommand(scenarioPath,
+                                         spec,
+                                         seeds,
+                                         seedRunArgs,
+                                         outDir,
+                                         static_cast<uint32_t>(jobs),
+                                         quiet);
     }
     ns3::ResultsDirLock outLock;
 

@@ -6,9 +6,12 @@
  */
 #include "sweep-command.h"
 
+#include "config/scenario-spec.h"
+#include "config/spec-toolkit.h"
 #include "output/results-dir.h"
 #include "run/child-process.h"
 #include "sweep/parameter-sweep.h"
+#include "sweep/seed-runs.h"
 
 #include <cerrno>
 #include <climits>
@@ -95,7 +98,75 @@ SelfExecutable()
     return std::string(buf, static_cast<std::size_t>(n));
 }
 
+/// \return \p jobs, or the number of online cores for 0, at most \p children
+uint32_t
+JobsFor(uint32_t jobs, std::size_t children)
+{
+    if (jobs == 0)
+    {
+        const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        jobs = cores > 0 ? static_cast<uint32_t>(cores) : 1;
+    }
+    return std::max<uint32_t>(1, std::min<uint32_t>(jobs, static_cast<uint32_t>(children)));
+}
+
 } // namespace
+
+int
+RunSeedsCommand(const std::string& scenarioFile,
+                const ns3::ScenarioSpec& spec,
+                const std::vector<uint32_t>& seeds,
+                const std::vector<std::string>& runArgs,
+                const std::string& outDir,
+                uint32_t jobs,
+                bool quiet)
+{
+    ns3::SeedRunPlan plan;
+    plan.executable = SelfExecutable();
+    plan.scenarioFile = scenarioFile;
+    plan.title = spec.name;
+    plan.seeds = seeds;
+    plan.runArgs = runArgs;
+    plan.metrics = ns3::SeedRunMetrics(spec);
+    jobs = JobsFor(jobs, seeds.size());
+
+    ns3::ResultsDirLock outLock;
+    outLock.Claim(outDir);
+    if (!quiet)
+    {
+        std::cerr << "[seeds] " << spec.name << ": " << seeds.size() << " seeds, " << jobs
+                  << " at once, results in " << outDir << "\n";
+    }
+    std::vector<ns3::SeedRunResult> runs;
+    {
+        // SIGINT/SIGTERM: pass it to the running seeds, start no more, write what ran.
+        const StopSignals stop;
+        runs = ns3::RunSeeds(plan, outDir, jobs, &g_interrupt, quiet ? nullptr : &std::cerr);
+    }
+    const std::size_t ok = ns3::SeedsOk(runs);
+    if (!quiet)
+    {
+        std::cout << ns3::SeedSummaryText(plan.metrics, runs);
+        std::cout << "seeds: " << ok << " of " << runs.size() << " ok; results: " << outDir
+                  << "/seeds.json, " << outDir << "/seeds.csv, " << outDir << "/report.md, "
+                  << outDir << "/seeds/SEED/\n";
+    }
+    if (g_interrupt != 0)
+    {
+        std::cerr << "ai-fabric: interrupted (signal " << g_interrupt
+                  << "); the seeds that ran are in the aggregate, the others have status "
+                     "not-run\n";
+        return 128 + g_interrupt;
+    }
+    if (ok < runs.size())
+    {
+        std::cerr << "ai-fabric: error: " << runs.size() - ok << " of " << runs.size()
+                  << " seeds did not finish with status ok (left out of the statistics; see "
+                     "seeds.csv and their run.log)\n";
+        return EXIT_INCOMPLETE;
+    }
+    return EXIT_OK;
+}
 
 int
 RunProgram(const std::vector<std::string>& args, bool discardOutput, std::string* why)
@@ -178,10 +249,26 @@ Sweep(const std::vector<std::string>& args)
     bool quiet = false;
     bool plots = false;
     uint32_t jobs = 0;
+    uint32_t seedCount = 0;
     for (std::size_t i = 0; i < args.size(); ++i)
     {
         const std::string& a = args[i];
-        if (a == "--out" || a == "--jobs" || a == "-j")
+        if (a == "--seeds")
+        {
+            if (i + 1 >= args.size() || args[i + 1].empty())
+            {
+                return UsageError("option " + a + " needs a value");
+            }
+            const std::string& v = args[++i];
+            if (v.size() > 4 || v.find_first_not_of("0123456789") != std::string::npos
+                || std::stoul(v) < 1 || std::stoul(v) > ns3::spec::MAX_SEEDS)
+            {
+                return UsageError("--seeds takes an integer from 1 to "
+                                  + std::to_string(ns3::spec::MAX_SEEDS) + ", not '" + v + "'");
+            }
+            seedCount = static_cast<uint32_t>(std::stoul(v));
+        }
+        else if (a == "--out" || a == "--jobs" || a == "-j")
         {
             if (i + 1 >= args.size() || args[i + 1].empty())
             {
@@ -229,7 +316,7 @@ Sweep(const std::vector<std::string>& args)
     }
 
     // Everything is checked (every point's scenario too) before anything is written.
-    const ns3::SweepPlan plan = ns3::ReadSweepFile(sweepPath);
+    const ns3::SweepPlan plan = ns3::ReadSweepFile(sweepPath, seedCount);
     if (outDir.empty())
     {
         outDir = "results/" + plan.name;
@@ -238,12 +325,8 @@ Sweep(const std::vector<std::string>& args)
     {
         jobs = plan.jobs;
     }
-    if (jobs == 0)
-    {
-        const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        jobs = cores > 0 ? static_cast<uint32_t>(cores) : 1;
-    }
-    jobs = std::min<uint32_t>(jobs, static_cast<uint32_t>(plan.points.size()));
+    const std::size_t runs = plan.points.size() * std::max<std::size_t>(1, plan.seeds.size());
+    jobs = JobsFor(jobs, runs);
 
     // The results directory: checked, created and locked (a second sweep or run into it fails
     // at once); an earlier sweep's points and plots are removed (RunSweepPoints()).
@@ -259,8 +342,12 @@ Sweep(const std::vector<std::string>& args)
     }
     if (!quiet)
     {
-        std::cerr << "[sweep] " << plan.name << ": " << plan.points.size() << " points, " << jobs
-                  << " at once, results in " << outDir << "\n";
+        std::cerr << "[sweep] " << plan.name << ": " << plan.points.size() << " points";
+        if (!plan.seeds.empty())
+        {
+            std::cerr << " x " << plan.seeds.size() << " seeds";
+        }
+        std::cerr << ", " << jobs << " at once, results in " << outDir << "\n";
     }
     ns3::SweepRunOptions options;
     options.executable = SelfExecutable();
@@ -294,14 +381,15 @@ Sweep(const std::vector<std::string>& args)
         std::string line;
         while (std::getline(report, line))
         {
-            if (line.rfind("* `", 0) == 0)
+            if (line.rfind("* `", 0) == 0 || line.rfind("* warning: ", 0) == 0)
             {
                 std::cout << line.substr(2) << "\n";
             }
         }
         std::cout << "sweep: " << plan.points.size() - failed << " of " << plan.points.size()
                   << " points ok; results: " << outDir << "/sweep-points.csv, " << outDir
-                  << "/report.md" << (plots && plotted ? ", " + outDir + "/plots/" : "") << "\n";
+                  << "/report.md" << (plan.seeds.empty() ? "" : ", " + outDir + "/sweep-seeds.csv")
+                  << (plots && plotted ? ", " + outDir + "/plots/" : "") << "\n";
     }
     for (const auto& m : plan.metrics)
     {

@@ -6,8 +6,14 @@
 #ifndef AI_FABRIC_SWEEP_COMMAND_H
 #define AI_FABRIC_SWEEP_COMMAND_H
 
+#include <cstdint>
 #include <string>
 #include <vector>
+
+namespace ns3
+{
+struct ScenarioSpec;
+}
 
 namespace aifabric
 {
@@ -22,6 +28,29 @@ constexpr int EXIT_PLOTS_FAILED = 4;
  * \return exit status
  */
 int Sweep(const std::vector<std::string>& args);
+
+/**
+ * \brief A multi-seed 'run' (`--seeds N` or the scenario's `seeds:`): the scenario once per
+ * seed, each an 'ai-fabric run --seed S' child process into OUT/seeds/S (at most \p jobs at
+ * once), then the aggregate (OUT/seeds.json, seeds.csv, report.md) and, unless quiet, each
+ * headline metric's mean, min, max and 95 % confidence interval (docs/results-format.md).
+ * \param scenarioFile the scenario as given
+ * \param spec the scenario, read and checked (with the command line's overrides)
+ * \param seeds the seeds, distinct
+ * \param runArgs options passed on to every seed's run (--scheduler, --plots, ...)
+ * \param outDir the results directory (not yet claimed)
+ * \param jobs runs at once; 0 = the number of online cores
+ * \param quiet print nothing but errors
+ * \return exit status: 0 every seed ok, 3 some seed did not finish ok, 128 + signal if
+ *         interrupted
+ */
+int RunSeedsCommand(const std::string& scenarioFile,
+                    const ns3::ScenarioSpec& spec,
+                    const std::vector<uint32_t>& seeds,
+                    const std::vector<std::string>& runArgs,
+                    const std::string& outDir,
+                    uint32_t jobs,
+                    bool quiet);
 
 /**
  * \brief Draw the plots of a results directory (of 'run' or 'sweep') into DIR/plots with

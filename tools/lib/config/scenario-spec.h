@@ -89,7 +89,11 @@ struct ScenarioSpec
     SpecLocation where; //!< the scenario file
     std::string name;   //!< scenario name (defaults to the file's stem)
     uint64_t seed{1};   //!< RngSeed for every random stream of the run
-    Time stopTime;      //!< simulated-time limit; the run is cut off (and fails) past it
+    /// `seeds:`, the seeds of a multi-seed run (distinct, in file order); empty without the
+    /// key. When given, `seed` is the first of them (what a single run of it uses).
+    std::vector<uint32_t> seeds;
+    SpecLocation seedsWhere; //!< the `seeds` key (the file without it)
+    Time stopTime;           //!< simulated-time limit; the run is cut off (and fails) past it
     ForwardingMode forwarding{ForwardingMode::ECMP}; //!< choice among equal-cost ports
     /// ns-3 event scheduler (`scheduler:`, a name of SchedulerNames()); empty: the default
     std::string scheduler;

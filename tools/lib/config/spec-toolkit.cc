@@ -13,7 +13,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <limits>
 #include <locale>
+#include <map>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -482,6 +484,44 @@ ReadInteger(const Field& f, uint64_t min, uint64_t max)
         f.Fail("must be at least " + std::to_string(min) + ", got " + text);
     }
     return value;
+}
+
+std::vector<uint32_t>
+ReadSeedList(const Field& f)
+{
+    if (!f.value.IsSequence())
+    {
+        f.Fail("expected a list of distinct seeds such as [1, 2, 3], got " + Describe(f.value));
+    }
+    if (f.value.size() == 0)
+    {
+        f.Fail("the list is empty; give at least one seed");
+    }
+    if (f.value.size() > MAX_SEEDS)
+    {
+        f.Fail("at most " + std::to_string(MAX_SEEDS) + " seeds, got "
+               + std::to_string(f.value.size()));
+    }
+    std::vector<uint32_t> seeds;
+    std::map<uint32_t, SpecLocation> seen;
+    for (const YAML::Node& entry : f.value)
+    {
+        const Field one{f.key, f.keyNode, entry, f.file};
+        const auto seed
+            = static_cast<uint32_t>(ReadInteger(one, 1, std::numeric_limits<uint32_t>::max()));
+        const SpecLocation where = one.ValueWhere();
+        const auto [it, inserted] = seen.emplace(seed, where);
+        if (!inserted)
+        {
+            throw SpecError(where,
+                            f.key + ": seed " + std::to_string(seed)
+                                + " is listed twice (first at line "
+                                + std::to_string(it->second.line) + ", column "
+                                + std::to_string(it->second.column) + ")");
+        }
+        seeds.push_back(seed);
+    }
+    return seeds;
 }
 
 uint64_t

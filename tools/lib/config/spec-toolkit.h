@@ -279,6 +279,18 @@ uint64_t StrictInteger(const std::string& text, uint64_t max);
  */
 uint64_t ReadInteger(const Field& f, uint64_t min, uint64_t max);
 
+/// Most seeds a `seeds:` list may hold (a scenario's or a sweep file's).
+constexpr std::size_t MAX_SEEDS = 1000;
+
+/**
+ * \brief Read a `seeds:` list: 1 to MAX_SEEDS distinct integers, each 1 to 4294967295 (ns-3's
+ * seed is 32-bit).
+ * \param f the field
+ * \return the seeds, in the order given
+ * \throws SpecError at the list or at the offending entry
+ */
+std::vector<uint32_t> ReadSeedList(const Field& f);
+
 /**
  * \param f a field
  * \param positive whether zero is rejected

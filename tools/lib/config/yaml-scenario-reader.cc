@@ -51,6 +51,7 @@ using namespace spec;
 /// Keys of a scenario file.
 const std::vector<std::string> SCENARIO_KEYS = {"name",
                                                 "seed",
+                                                "seeds",
                                                 "stop_time",
                                                 "forwarding",
                                                 "scheduler",
@@ -3645,6 +3646,19 @@ ReadScenarioFile(const std::string& path)
     {
         // ns-3's RngSeedManager::SetSeed takes a uint32_t.
         s.seed = ReadInteger(*f, 1, std::numeric_limits<uint32_t>::max());
+    }
+    s.seedsWhere = s.where;
+    if (const Field* f = m.Find("seeds"))
+    {
+        s.seedsWhere = f->KeyWhere();
+        if (const Field* single = m.Find("seed"))
+        {
+            f->Fail("'seeds' and 'seed' (line " + std::to_string(single->KeyWhere().line)
+                    + ") exclude each other: list every seed under 'seeds' (or run one seed "
+                      "with 'seed')");
+        }
+        s.seeds = ReadSeedList(*f);
+        s.seed = s.seeds.front();
     }
     s.stopTime = PicoSeconds(DEFAULT_STOP_TIME_PS);
     if (const Field* f = m.Find("stop_time"))

@@ -129,6 +129,10 @@ WriteRunResultSet(const RunResults& r, const std::string& dir, bool sweep)
         }
     }
     fs::remove_all(dir + "/plots", ec);
+    // An earlier multi-seed run's aggregate and seeds (ai-fabric run --seeds).
+    fs::remove(dir + "/seeds.json", ec);
+    fs::remove(dir + "/seeds.csv", ec);
+    fs::remove_all(dir + "/seeds", ec);
 
     std::vector<std::string> written{"summary.json",
                                      "flows.csv",

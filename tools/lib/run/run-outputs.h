@@ -47,9 +47,10 @@ struct RunResults;
  *
  * `summary.json`, the set's last file, is removed first and written last: a directory with a
  * `summary.json` holds one complete set. Files an earlier run left that this set does not
- * have (`ranks.csv`, `sweep.csv`, `stragglers.csv`, `capture-*.pcap`, `plots/`) are
- * removed before it is written. Each file goes through WriteFileAtomically(); the set is
- * recorded (BeginResultSet()) so that a second signal can say what was written.
+ * have (`ranks.csv`, `sweep.csv`, `stragglers.csv`, `capture-*.pcap`, `plots/`, and a multi-seed
+ * run's `seeds.json`, `seeds.csv` and `seeds/`) are removed before it is written. Each file goes
+ * through WriteFileAtomically(); the set is recorded (BeginResultSet()) so that a second signal can
+ * say what was written.
  *
  * \param r the results
  * \param dir the results directory

@@ -12,6 +12,7 @@
 #include "output/json-writer.h"
 #include "output/results-writer.h"
 #include "run/child-process.h"
+#include "seed-runs.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -323,38 +324,6 @@ ColumnName(const std::string& name)
     return s;
 }
 
-/// The metrics of a sweep that names none, from the base scenario.
-std::vector<SweepMetric>
-DefaultMetrics(const ScenarioSpec& base, const std::string& sweepFile)
-{
-    std::vector<SweepMetric> m;
-    const SpecLocation where{sweepFile, 0, 0};
-    const auto& cs = base.traffic.collectives;
-    for (std::size_t i = 0; i < cs.size(); ++i)
-    {
-        const std::string c = "collectives[" + std::to_string(i) + "].";
-        const std::string n = ColumnName(cs[i].name);
-        m.push_back({n + "_duration_s", c + "duration_s", where});
-        m.push_back({n + "_busbw_GBps", c + "busbw_GBps", where});
-    }
-    if (!cs.empty())
-    {
-        m.push_back({"fct_p99_s", "flows.fct_s.p99", where});
-    }
-    if (base.traffic.hasTraining)
-    {
-        const std::string it
-            = "training.iterations[" + std::to_string(base.traffic.iterations - 1) + "].";
-        m.push_back({"step_s", it + "step_s", where});
-        m.push_back({"exposed_comm_share", it + "exposed_comm_share", where});
-        m.push_back({"bubble_share", it + "bubble_share", where});
-    }
-    m.push_back({"sim_time_s", "sim_time_s", where});
-    m.push_back({"complete", "complete", where});
-    m.push_back({"valid", "valid", where});
-    return m;
-}
-
 /// Removes a directory tree when it goes out of scope.
 struct TempDir
 {
@@ -463,35 +432,6 @@ CheckKeys(const YAML::Node& map,
     }
 }
 
-/// \return the status word of a child's wait status
-std::string
-StatusText(int waitStatus, int& exitCode)
-{
-    if (WIFEXITED(waitStatus))
-    {
-        exitCode = WEXITSTATUS(waitStatus);
-        switch (exitCode)
-        {
-            case 0:
-                return "ok";
-            case 1:
-                return "internal-error";
-            case 2:
-                return "bad-input";
-            case 3:
-                return "incomplete";
-            default:
-                return "exit-" + std::to_string(exitCode);
-        }
-    }
-    exitCode = -1;
-    if (WIFSIGNALED(waitStatus))
-    {
-        return "signal-" + std::to_string(WTERMSIG(waitStatus));
-    }
-    return "unknown";
-}
-
 /// \return the name of point \p i's directory: zero-padded to the width of the last index
 std::string
 PointDirName(std::size_t i, std::size_t count)
@@ -523,6 +463,19 @@ Short(double v)
     return s.str();
 }
 
+/// \return \p v as summary.json writes numbers (%.12g); "" if not finite
+std::string
+NumberText(double v)
+{
+    if (!std::isfinite(v))
+    {
+        return "";
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.12g", v);
+    return buf;
+}
+
 } // namespace
 
 namespace spec
@@ -538,6 +491,7 @@ struct SweepFileReading
     YAML::Node inlined;                          //!< the base scenario, inlined
     std::vector<std::vector<YAML::Node>> values; //!< per parameter, its values (inlined)
     std::vector<std::vector<PathStep>> steps;    //!< per parameter, its key path
+    SpecLocation seedsWhere;                     //!< the `seeds` key, if given
 };
 
 /// What the keys of one entry of `parameters` read into.
@@ -866,30 +820,74 @@ SweepFileKeys()
                          }
                      })
             .WhenAbsent([](R& r) {
-                r.plan.metrics = DefaultMetrics(r.base, r.path);
+                r.plan.metrics = DefaultSweepMetrics(r.base, r.path);
                 r.plan.defaultMetrics = true;
             }),
-        CustomKey<R>("jobs",
-                     "integer",
-                     "1 to " + std::to_string(MAX_SWEEP_JOBS),
-                     "points run at once (default: the number of online cores; --jobs wins)",
+        CustomKey<R>("seeds",
+                     "list of integers",
+                     "distinct, each 1 to 4294967295; at most " + std::to_string(MAX_SEEDS),
+                     "run every point once per seed and report each metric's mean, min, max "
+                     "and 95 % confidence interval over them (default: the base scenario's "
+                     "`seeds`, else one run with its `seed`; --seeds N wins)",
                      [](const Field& f, R& r) {
-                         const YAML::Node& j = f.value;
-                         const std::string t = j.IsScalar() ? j.Scalar() : "";
-                         if (t.empty() || t.size() > 4
-                             || t.find_first_not_of("0123456789") != std::string::npos
-                             || std::stoul(t) < 1 || std::stoul(t) > MAX_SWEEP_JOBS)
-                         {
-                             throw SpecError(At(f.file, j.Mark()),
-                                             "'jobs' must be an integer from 1 to 1024");
-                         }
-                         r.plan.jobs = static_cast<uint32_t>(std::stoul(t));
+                         r.plan.seeds = ReadSeedList(f);
+                         r.seedsWhere = f.KeyWhere();
+                         r.plan.seedsFrom = "`seeds:` of the sweep file";
                      }),
+        CustomKey<R>(
+            "jobs",
+            "integer",
+            "1 to " + std::to_string(MAX_SWEEP_JOBS),
+            "runs at once (points, or points x seeds; default: the number of online cores; "
+            "--jobs wins)",
+            [](const Field& f, R& r) {
+                const YAML::Node& j = f.value;
+                const std::string t = j.IsScalar() ? j.Scalar() : "";
+                if (t.empty() || t.size() > 4
+                    || t.find_first_not_of("0123456789") != std::string::npos || std::stoul(t) < 1
+                    || std::stoul(t) > MAX_SWEEP_JOBS)
+                {
+                    throw SpecError(At(f.file, j.Mark()),
+                                    "'jobs' must be an integer from 1 to 1024");
+                }
+                r.plan.jobs = static_cast<uint32_t>(std::stoul(t));
+            }),
     };
     return keys;
 }
 
 } // namespace spec
+
+std::vector<SweepMetric>
+DefaultSweepMetrics(const ScenarioSpec& base, const std::string& sweepFile)
+{
+    std::vector<SweepMetric> m;
+    const SpecLocation where{sweepFile, 0, 0};
+    const auto& cs = base.traffic.collectives;
+    for (std::size_t i = 0; i < cs.size(); ++i)
+    {
+        const std::string c = "collectives[" + std::to_string(i) + "].";
+        const std::string n = ColumnName(cs[i].name);
+        m.push_back({n + "_duration_s", c + "duration_s", where});
+        m.push_back({n + "_busbw_GBps", c + "busbw_GBps", where});
+    }
+    if (!cs.empty())
+    {
+        m.push_back({"fct_p99_s", "flows.fct_s.p99", where});
+    }
+    if (base.traffic.hasTraining)
+    {
+        const std::string it
+            = "training.iterations[" + std::to_string(base.traffic.iterations - 1) + "].";
+        m.push_back({"step_s", it + "step_s", where});
+        m.push_back({"exposed_comm_share", it + "exposed_comm_share", where});
+        m.push_back({"bubble_share", it + "bubble_share", where});
+    }
+    m.push_back({"sim_time_s", "sim_time_s", where});
+    m.push_back({"complete", "complete", where});
+    m.push_back({"valid", "valid", where});
+    return m;
+}
 
 std::vector<std::vector<uint32_t>>
 ExpandGrid(const std::vector<uint32_t>& counts)
@@ -974,7 +972,7 @@ ReadJsonPathValue(const std::string& file, const std::string& path, bool& found)
 }
 
 SweepPlan
-ReadSweepFile(const std::string& path)
+ReadSweepFile(const std::string& path, uint32_t seedCount)
 {
     const SpecLocation fileOnly{path, 0, 0};
     const YAML::Node root
@@ -996,6 +994,59 @@ ReadSweepFile(const std::string& path)
     const YAML::Node& inlined = reading.inlined;
     const std::vector<std::vector<YAML::Node>>& values = reading.values;
     const std::vector<std::vector<PathStep>>& steps = reading.steps;
+    // The seeds: --seeds N, else the sweep file's, else the base scenario's.
+    if (seedCount > 0)
+    {
+        const ScenarioSpec& base = reading.base;
+        const uint64_t first = base.seeds.empty() ? base.seed : base.seeds.front();
+        if (!ConsecutiveSeeds(first, seedCount, plan.seeds))
+        {
+            throw SpecError(SpecLocation{plan.baseFile, 0, 0},
+                            "--seeds " + std::to_string(seedCount) + " from the base's seed "
+                                + std::to_string(first) + " passes 4294967295");
+        }
+        plan.seedsFrom = "--seeds " + std::to_string(seedCount) + " (from the base's seed "
+                         + std::to_string(first) + ")";
+    }
+    else if (plan.seeds.empty() && !reading.base.seeds.empty())
+    {
+        plan.seeds = reading.base.seeds;
+        plan.seedsFrom = "`seeds:` of the base scenario";
+    }
+    if (!plan.seeds.empty())
+    {
+        for (const auto& p : plan.parameters)
+        {
+            if (p.key == "seed" || p.key == "seeds")
+            {
+                throw SpecError(p.where,
+                                "parameter '" + p.key + "' conflicts with the sweep's seeds ("
+                                    + plan.seedsFrom
+                                    + "): every point already runs each of them; sweep "
+                                      "'seed' without seeds, or drop the parameter");
+            }
+        }
+        // The CSV's columns per metric with seeds.
+        for (const auto& m : plan.metrics)
+        {
+            for (const auto& other : plan.metrics)
+            {
+                for (const char* suffix : {"_n", "_min", "_max", "_sd", "_ci95"})
+                {
+                    if (other.name == m.name + suffix)
+                    {
+                        throw SpecError(other.where,
+                                        "metric name '" + other.name + "' is the column of '"
+                                            + m.name + "' over seeds");
+                    }
+                }
+            }
+            if (m.name == "seeds" || m.name == "seeds_ok" || m.name == "seed")
+            {
+                throw SpecError(m.where, "metric name '" + m.name + "' is reserved (a CSV column)");
+            }
+        }
+    }
     for (const auto& m : plan.metrics)
     {
         for (const auto& p : plan.parameters)
@@ -1080,6 +1131,11 @@ RunSweepPoints(const SweepPlan& plan, const std::string& outDir, const SweepRunO
             throw std::runtime_error("cannot clear '" + outDir + "/points': " + ec.message());
         }
     }
+    // One child per point, or per point and seed (point-major, seeds in order).
+    const bool withSeeds = !plan.seeds.empty();
+    const std::size_t perPoint = withSeeds ? plan.seeds.size() : 1;
+    std::vector<ChildJob> children;
+    std::vector<std::string> runDirs;
     for (std::size_t i = 0; i < n; ++i)
     {
         dirs[i] = (fs::path(outDir) / "points" / PointDirName(i, n)).string();
@@ -1091,108 +1147,122 @@ RunSweepPoints(const SweepPlan& plan, const std::string& outDir, const SweepRunO
         }
         const std::string scenario = plan.points[i].scenarioYaml;
         WriteFileAtomically(dirs[i] + "/scenario.yaml", [&](std::ostream& os) { os << scenario; });
+        for (std::size_t k = 0; k < perPoint; ++k)
+        {
+            ChildJob job;
+            job.args = {options.executable, "run", dirs[i] + "/scenario.yaml"};
+            std::string dir = dirs[i];
+            if (withSeeds)
+            {
+                dir = (fs::path(dirs[i]) / "seeds" / std::to_string(plan.seeds[k])).string();
+                fs::create_directories(dir, ec);
+                if (ec)
+                {
+                    throw std::runtime_error("cannot create directory '" + dir
+                                             + "': " + ec.message());
+                }
+                job.args.emplace_back("--seed");
+                job.args.push_back(std::to_string(plan.seeds[k]));
+            }
+            job.args.emplace_back("--out");
+            job.args.push_back(dir);
+            job.args.emplace_back("--quiet");
+            job.logPath = dir + "/run.log";
+            children.push_back(job);
+            runDirs.push_back(dir);
+        }
     }
 
-    using Clock = std::chrono::steady_clock;
-    const uint32_t jobs = std::max<uint32_t>(1, options.jobs);
-    std::map<pid_t, std::pair<std::size_t, Clock::time_point>> running;
-    std::size_t next = 0;
     std::size_t finished = 0;
-    uint32_t maxRunning = 0;
-    int forwarded = 0; // the signal sent to the children, once
-    const auto interrupted = [&]() {
-        return options.interrupt && *options.interrupt != 0;
+    const auto onFinish = [&](std::size_t c, const ChildOutcome& o) {
+        ++finished;
+        if (!options.progress)
+        {
+            return;
+        }
+        const std::size_t i = c / perPoint;
+        std::string settings;
+        for (std::size_t p = 0; p < plan.parameters.size(); ++p)
+        {
+            settings += (p ? ", " : "") + plan.parameters[p].key + "="
+                        + plan.parameters[p].labels[plan.points[i].choice[p]];
+        }
+        std::ostringstream line;
+        line << "[sweep] " << finished << "/" << children.size() << " point " << PointDirName(i, n);
+        if (withSeeds)
+        {
+            line << " seed " << plan.seeds[c % perPoint];
+        }
+        line << " " << o.status << " in " << std::fixed << std::setprecision(2) << o.wallS << " s ("
+             << settings << ")";
+        if (o.exitCode != 0)
+        {
+            line << "; see " << runDirs[c] << "/run.log";
+        }
+        *options.progress << line.str() << "\n" << std::flush;
     };
-    while (!running.empty() || (next < n && !interrupted()))
+    const std::vector<ChildOutcome> outcomes = RunChildProcesses(children,
+                                                                 options.jobs,
+                                                                 options.interrupt,
+                                                                 onFinish,
+                                                                 options.maxRunning);
+
+    for (std::size_t i = 0; i < n; ++i)
     {
-        if (interrupted() && forwarded == 0)
+        SweepPointResult& r = results[i];
+        if (!withSeeds)
         {
-            forwarded = *options.interrupt;
-            for (const auto& child : running)
+            const ChildOutcome& o = outcomes[i];
+            r.status = o.status;
+            r.exitCode = o.exitCode;
+            r.wallS = o.wallS;
+            if (!o.started)
             {
-                kill(child.first, forwarded);
-            }
-        }
-        while (next < n && running.size() < jobs && !interrupted())
-        {
-            const std::string scenario = dirs[next] + "/scenario.yaml";
-            const std::string log = dirs[next] + "/run.log";
-            pid_t pid = 0;
-            const int rc = SpawnProcess(
-                {options.executable, "run", scenario, "--out", dirs[next], "--quiet"},
-                log,
-                pid);
-            if (rc != 0)
-            {
-                throw std::runtime_error("cannot start '" + options.executable
-                                         + "': " + std::strerror(rc));
-            }
-            running[pid] = {next, Clock::now()};
-            maxRunning = std::max<uint32_t>(maxRunning, static_cast<uint32_t>(running.size()));
-            ++next;
-        }
-        if (running.empty())
-        {
-            break;
-        }
-        int status = 0;
-        const pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0)
-        {
-            if (errno == EINTR)
-            {
+                r.metricValues.assign(plan.metrics.size(), "");
+                r.metricFound.assign(plan.metrics.size(), false);
                 continue;
             }
-            throw std::runtime_error("waiting for sweep points failed: "
-                                     + std::string(std::strerror(errno)));
+            SeedRunResult run;
+            ReadSeedMetrics(dirs[i] + "/summary.json", plan.metrics, run);
+            r.metricValues = run.values;
+            r.metricFound = run.found;
+            continue;
         }
-        const auto it = running.find(pid);
-        if (it == running.end())
+        r.status = "ok";
+        r.exitCode = 0;
+        for (std::size_t k = 0; k < perPoint; ++k)
         {
-            continue; // not one of ours
-        }
-        const std::size_t i = it->second.first;
-        SweepPointResult& r = results[i];
-        r.wallS = std::chrono::duration<double>(Clock::now() - it->second.second).count();
-        running.erase(it);
-        r.status = StatusText(status, r.exitCode);
-        const std::string summary = dirs[i] + "/summary.json";
-        const bool haveSummary = fs::exists(summary);
-        for (const auto& m : plan.metrics)
-        {
-            bool found = false;
-            r.metricValues.push_back(haveSummary ? ReadJsonPathValue(summary, m.path, found) : "");
-            r.metricFound.push_back(found);
-        }
-        ++finished;
-        if (options.progress)
-        {
-            std::string settings;
-            for (std::size_t p = 0; p < plan.parameters.size(); ++p)
+            const std::size_t c = i * perPoint + k;
+            SeedRunResult run;
+            run.seed = plan.seeds[k];
+            run.exitCode = outcomes[c].exitCode;
+            run.status = outcomes[c].status;
+            run.wallS = outcomes[c].wallS;
+            ReadSeedMetrics(runDirs[c] + "/summary.json", plan.metrics, run);
+            r.wallS += run.wallS;
+            if (run.exitCode != 0 && r.exitCode == 0)
             {
-                settings += (p ? ", " : "") + plan.parameters[p].key + "="
-                            + plan.parameters[p].labels[plan.points[i].choice[p]];
+                r.status = run.status;
+                r.exitCode = run.exitCode;
             }
-            std::ostringstream line;
-            line << "[sweep] " << finished << "/" << n << " point " << PointDirName(i, n) << " "
-                 << r.status << " in " << std::fixed << std::setprecision(2) << r.wallS << " s ("
-                 << settings << ")";
-            if (r.exitCode != 0)
-            {
-                line << "; see " << dirs[i] << "/run.log";
-            }
-            *options.progress << line.str() << "\n" << std::flush;
+            r.seedRuns.push_back(run);
         }
-    }
-    for (std::size_t i = next; i < n; ++i)
-    {
-        results[i].status = "not-run";
-        results[i].metricValues.assign(plan.metrics.size(), "");
-        results[i].metricFound.assign(plan.metrics.size(), false);
-    }
-    if (options.maxRunning)
-    {
-        *options.maxRunning = maxRunning;
+        r.metricFound.assign(plan.metrics.size(), false);
+        for (std::size_t m = 0; m < plan.metrics.size(); ++m)
+        {
+            for (const auto& run : r.seedRuns)
+            {
+                r.metricFound[m] = r.metricFound[m] || run.found[m];
+            }
+            const SampleStatistics st = MetricStatistics(r.seedRuns, m);
+            r.metricValues.push_back(st.n > 0 ? NumberText(st.mean) : "");
+        }
+        SeedAggregateInfo info;
+        info.title = plan.name + " point " + PointDirName(i, n);
+        info.scenarioFile = dirs[i] + "/scenario.yaml";
+        info.runCommand
+            = "ai-fabric run " + info.scenarioFile + " --seed SEED --out DIR/seeds/SEED --quiet";
+        WriteSeedAggregate(dirs[i], info, plan.metrics, r.seedRuns);
     }
     return results;
 }
@@ -1208,11 +1278,19 @@ WriteSweepCsv(const SweepPlan& plan,
         {
             os << ',' << CsvField(p.key);
         }
+        const bool withSeeds = !plan.seeds.empty();
         for (const auto& m : plan.metrics)
         {
             os << ',' << CsvField(m.name);
+            if (withSeeds)
+            {
+                for (const char* suffix : {"_n", "_min", "_max", "_sd", "_ci95"})
+                {
+                    os << ',' << CsvField(m.name + suffix);
+                }
+            }
         }
-        os << ",status,exit_code,wall_s\n";
+        os << (withSeeds ? ",seeds,seeds_ok" : "") << ",status,exit_code,wall_s\n";
         for (std::size_t i = 0; i < plan.points.size(); ++i)
         {
             const SweepPointResult& r = results[i];
@@ -1224,12 +1302,63 @@ WriteSweepCsv(const SweepPlan& plan,
             for (std::size_t m = 0; m < plan.metrics.size(); ++m)
             {
                 os << ',' << CsvField(m < r.metricValues.size() ? r.metricValues[m] : "");
+                if (withSeeds)
+                {
+                    const SampleStatistics st = MetricStatistics(r.seedRuns, m);
+                    os << ',' << st.n << ',' << NumberText(st.min) << ',' << NumberText(st.max)
+                       << ',' << (st.n >= 2 ? NumberText(st.stddev) : "") << ','
+                       << NumberText(st.ciHalfWidth);
+                }
+            }
+            if (withSeeds)
+            {
+                os << ',' << r.seedRuns.size() << ',' << SeedsOk(r.seedRuns);
             }
             char wall[32];
             std::snprintf(wall, sizeof wall, "%.3f", r.wallS);
             os << ',' << r.status << ',' << r.exitCode << ',' << wall << '\n';
         }
     });
+    if (!plan.seeds.empty())
+    {
+        WriteFileAtomically(outDir + "/sweep-seeds.csv", [&](std::ostream& os) {
+            os << "point";
+            for (const auto& p : plan.parameters)
+            {
+                os << ',' << CsvField(p.key);
+            }
+            os << ",seed";
+            for (const auto& m : plan.metrics)
+            {
+                os << ',' << CsvField(m.name);
+            }
+            os << ",status,exit_code,wall_s\n";
+            for (std::size_t i = 0; i < plan.points.size(); ++i)
+            {
+                for (const SeedRunResult& run : results[i].seedRuns)
+                {
+                    os << i;
+                    for (std::size_t p = 0; p < plan.parameters.size(); ++p)
+                    {
+                        os << ',' << CsvField(plan.parameters[p].labels[plan.points[i].choice[p]]);
+                    }
+                    os << ',' << run.seed;
+                    for (std::size_t m = 0; m < plan.metrics.size(); ++m)
+                    {
+                        os << ',' << CsvField(m < run.values.size() ? run.values[m] : "");
+                    }
+                    char wall[32];
+                    std::snprintf(wall, sizeof wall, "%.3f", run.wallS);
+                    os << ',' << run.status << ',' << run.exitCode << ',' << wall << '\n';
+                }
+            }
+        });
+    }
+    else
+    {
+        std::error_code ec;
+        fs::remove(fs::path(outDir) / "sweep-seeds.csv", ec);
+    }
     WriteFileAtomically(outDir + "/sweep.json", [&](std::ostream& os) {
         JsonWriter w(os);
         w.BeginObject();
@@ -1238,6 +1367,16 @@ WriteSweepCsv(const SweepPlan& plan,
         w.Key("base").String(plan.baseFile);
         w.Key("points").Uint(plan.points.size());
         w.Key("csv").String("sweep-points.csv");
+        if (!plan.seeds.empty())
+        {
+            w.Key("seeds").BeginArray();
+            for (const uint32_t seed : plan.seeds)
+            {
+                w.Uint(seed);
+            }
+            w.EndArray();
+            w.Key("seeds_csv").String("sweep-seeds.csv");
+        }
         w.Key("parameters").BeginArray();
         for (const auto& p : plan.parameters)
         {
@@ -1284,6 +1423,20 @@ WriteSweepReport(const SweepPlan& plan,
         os << " first parameter slowest). Each point ran as its own `ai-fabric run` in "
               "`points/NNN/` (scenario.yaml, summary.json, run.log, ...); the table is "
               "`sweep-points.csv`.\n\n";
+        const bool withSeeds = !plan.seeds.empty();
+        if (withSeeds)
+        {
+            os << "Every point ran once per seed (" << plan.seeds.size() << " seeds from "
+               << plan.seedsFrom << ":";
+            for (std::size_t k = 0; k < plan.seeds.size(); ++k)
+            {
+                os << (k ? ", " : " ") << plan.seeds[k];
+            }
+            os << "), each in `points/NNN/seeds/SEED/`, with the point's statistics in "
+                  "`points/NNN/seeds.json`; a value below is the mean over the seeds that "
+                  "finished ok, +- the half-width of its 95 % confidence interval (Student's "
+                  "t); the values per seed are `sweep-seeds.csv`.\n\n";
+        }
 
         std::size_t failed = 0;
         for (const auto& r : results)
@@ -1307,8 +1460,10 @@ WriteSweepReport(const SweepPlan& plan,
         {
             os << " " << m.name << " |";
         }
-        os << " status |\n|---|";
-        for (std::size_t c = 0; c < plan.parameters.size() + plan.metrics.size() + 1; ++c)
+        os << (withSeeds ? " seeds ok |" : "") << " status |\n|---|";
+        for (std::size_t c = 0;
+             c < plan.parameters.size() + plan.metrics.size() + 1 + (withSeeds ? 1 : 0);
+             ++c)
         {
             os << "---|";
         }
@@ -1320,19 +1475,37 @@ WriteSweepReport(const SweepPlan& plan,
             {
                 os << " " << plan.parameters[p].labels[plan.points[i].choice[p]] << " |";
             }
-            for (const auto& v : results[i].metricValues)
+            for (std::size_t m = 0; m < results[i].metricValues.size(); ++m)
             {
+                const std::string& v = results[i].metricValues[m];
                 double x = 0;
-                os << " " << (ParseNumber(v, x) ? Short(x) : v) << " |";
+                os << " " << (ParseNumber(v, x) ? Short(x) : v);
+                if (withSeeds)
+                {
+                    const SampleStatistics st = MetricStatistics(results[i].seedRuns, m);
+                    if (std::isfinite(st.ciHalfWidth))
+                    {
+                        os << " +-" << Short(st.ciHalfWidth);
+                    }
+                }
+                os << " |";
+            }
+            if (withSeeds)
+            {
+                os << " " << SeedsOk(results[i].seedRuns) << "/" << results[i].seedRuns.size()
+                   << " |";
             }
             os << " " << results[i].status << " |\n";
         }
 
-        // Per metric: the change against the first parameter, per combination of the others.
-        os << "\n## Against `" << first.key << "`\n\n"
-           << "Each metric at every value of `" << first.key
-           << "`, with its ratio to the value at `" << first.labels.front()
-           << "` (the first listed), for each combination of the other parameters.\n";
+        // Per metric: the change against the first parameter, per combination of the others;
+        // with seeds, a warning for each difference within the seed-to-seed spread.
+        std::ostringstream body;
+        std::size_t warnings = 0;
+        body << "\n## Against `" << first.key << "`\n\n"
+             << "Each metric at every value of `" << first.key
+             << "`, with its ratio to the value at `" << first.labels.front()
+             << "` (the first listed), for each combination of the other parameters.\n";
         std::map<std::vector<uint32_t>, std::vector<int>> groups; // others -> point per value
         std::vector<std::vector<uint32_t>> order;
         for (std::size_t i = 0; i < n; ++i)
@@ -1358,43 +1531,43 @@ WriteSweepReport(const SweepPlan& plan,
                       || (results[i].exitCode == 0 && ParseNumber(results[i].metricValues[m], x));
                 anyFound = anyFound || results[i].metricFound[m];
             }
-            os << "\n### " << plan.metrics[m].name << " (`" << plan.metrics[m].path << "`)\n\n";
+            body << "\n### " << plan.metrics[m].name << " (`" << plan.metrics[m].path << "`)\n\n";
             if (!anyFound)
             {
-                os << "Not found in any point's summary.json: check the path against "
-                      "docs/results-format.md.\n";
+                body << "Not found in any point's summary.json: check the path against "
+                        "docs/results-format.md.\n";
                 continue;
             }
             if (!numeric)
             {
-                os << "Not a number; see the table above.\n";
+                body << "Not a number; see the table above.\n";
                 continue;
             }
-            os << "|";
+            body << "|";
             for (std::size_t p = 1; p < plan.parameters.size(); ++p)
             {
-                os << " " << plan.parameters[p].key << " |";
+                body << " " << plan.parameters[p].key << " |";
             }
             for (const auto& l : first.labels)
             {
-                os << " " << first.key << " = " << l << " |";
+                body << " " << first.key << " = " << l << " |";
             }
-            os << "\n|";
+            body << "\n|";
             for (std::size_t c = 1; c < plan.parameters.size() + first.values.size(); ++c)
             {
-                os << "---|";
+                body << "---|";
             }
-            os << "\n";
+            body << "\n";
             // Per value of the first parameter: the range of ratios over the groups.
             std::vector<double> lo(first.values.size(), INFINITY);
             std::vector<double> hi(first.values.size(), -INFINITY);
             for (const auto& others : order)
             {
                 const std::vector<int>& pts = groups[others];
-                os << "|";
+                body << "|";
                 for (std::size_t p = 1; p < plan.parameters.size(); ++p)
                 {
-                    os << " " << plan.parameters[p].labels[others[p - 1]] << " |";
+                    body << " " << plan.parameters[p].labels[others[p - 1]] << " |";
                 }
                 double ref = NAN;
                 const int p0 = pts[0];
@@ -1408,23 +1581,23 @@ WriteSweepReport(const SweepPlan& plan,
                     if (pts[v] < 0 || results[pts[v]].exitCode != 0
                         || !ParseNumber(results[pts[v]].metricValues[m], x))
                     {
-                        os << " - |";
+                        body << " - |";
                         continue;
                     }
-                    os << " " << Short(x);
+                    body << " " << Short(x);
                     if (v > 0 && std::isfinite(ref) && ref != 0)
                     {
                         const double ratio = x / ref;
-                        os << " (x" << std::fixed << std::setprecision(3) << ratio
-                           << std::defaultfloat << ")";
+                        body << " (x" << std::fixed << std::setprecision(3) << ratio
+                             << std::defaultfloat << ")";
                         lo[v] = std::min(lo[v], ratio);
                         hi[v] = std::max(hi[v], ratio);
                     }
-                    os << " |";
+                    body << " |";
                 }
-                os << "\n";
+                body << "\n";
             }
-            os << "\n";
+            body << "\n";
             for (std::size_t v = 1; v < first.values.size(); ++v)
             {
                 if (!std::isfinite(lo[v]))
@@ -1437,15 +1610,85 @@ WriteSweepReport(const SweepPlan& plan,
                 {
                     r << " to x" << hi[v];
                 }
-                os << "* `" << first.key << " = " << first.labels[v] << "` vs `"
-                   << first.labels.front() << "`: " << plan.metrics[m].name << " " << r.str();
+                body << "* `" << first.key << " = " << first.labels[v] << "` vs `"
+                     << first.labels.front() << "`: " << plan.metrics[m].name << " " << r.str();
                 if (plan.parameters.size() > 1)
                 {
-                    os << " (over " << order.size() << " combinations of the other parameters)";
+                    body << " (over " << order.size() << " combinations of the other parameters)";
                 }
-                os << "\n";
+                body << "\n";
+            }
+            for (const auto& others : order)
+            {
+                const std::vector<int>& pts = groups[others];
+                for (std::size_t v = 1; withSeeds && v < pts.size(); ++v)
+                {
+                    if (pts[0] < 0 || pts[v] < 0 || results[pts[0]].exitCode != 0
+                        || results[pts[v]].exitCode != 0)
+                    {
+                        continue;
+                    }
+                    const SeedSpreadVerdict verdict
+                        = CompareOverSeeds(results[pts[0]].seedRuns, results[pts[v]].seedRuns, m);
+                    if (!verdict.withinSpread)
+                    {
+                        continue;
+                    }
+                    ++warnings;
+                    body << "* warning: `" << first.key << " = " << first.labels[v] << "` vs `"
+                         << first.labels.front() << "`";
+                    if (plan.parameters.size() > 1)
+                    {
+                        body << " (";
+                        for (std::size_t p = 1; p < plan.parameters.size(); ++p)
+                        {
+                            body << (p > 1 ? ", " : "") << plan.parameters[p].key << " = "
+                                 << plan.parameters[p].labels[others[p - 1]];
+                        }
+                        body << ")";
+                    }
+                    body << ": the difference in " << plan.metrics[m].name << " (mean "
+                         << Short(verdict.b.mean) << " vs " << Short(verdict.a.mean);
+                    if (verdict.a.mean != 0)
+                    {
+                        body << ", x" << std::fixed << std::setprecision(3)
+                             << verdict.b.mean / verdict.a.mean << std::defaultfloat;
+                    }
+                    body << ") is within the seed-to-seed spread:";
+                    if (verdict.cisOverlap)
+                    {
+                        body << " the 95 % confidence intervals (+-" << Short(verdict.b.ciHalfWidth)
+                             << " and +-" << Short(verdict.a.ciHalfWidth) << ") overlap";
+                    }
+                    if (!verdict.reversedBy.empty())
+                    {
+                        body << (verdict.cisOverlap ? ";" : "") << " with seed"
+                             << (verdict.reversedBy.size() > 1 ? "s" : "");
+                        for (std::size_t k = 0; k < verdict.reversedBy.size(); ++k)
+                        {
+                            body << (k ? ", " : " ") << verdict.reversedBy[k];
+                        }
+                        body << " the order is the opposite of the means'";
+                    }
+                    body << "\n";
+                }
             }
         }
+
+        if (withSeeds)
+        {
+            os << "\n"
+               << (warnings == 0
+                       ? "No compared difference is within the seed-to-seed spread: every "
+                         "difference of means below exceeds the two 95 % confidence intervals "
+                         "and no seed reverses it.\n"
+                       : "**" + std::to_string(warnings)
+                             + " compared difference(s) are within the seed-to-seed spread** "
+                               "(the 95 % confidence intervals of the two means overlap, or "
+                               "some seed orders the two points the other way): see the "
+                               "warnings below; more seeds narrow the intervals.\n");
+        }
+        os << body.str();
 
         // Plots, if scripts/plot-results drew them.
         std::vector<std::string> pngs;

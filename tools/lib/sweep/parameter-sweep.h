@@ -4,6 +4,8 @@
 #ifndef AI_FABRIC_PARAMETER_SWEEP_H
 #define AI_FABRIC_PARAMETER_SWEEP_H
 
+#include "output/seed-statistics.h"
+
 #include "ns3/spec-error.h"
 
 #include <csignal>
@@ -30,14 +32,10 @@ struct SweepParameter
 
 /**
  * \ingroup ai-fabric
- * \brief One column of a sweep's results: a path into each point's summary.json.
+ * \brief One column of a sweep's results: a path into each point's summary.json (`where`:
+ * the entry in the sweep file, the file only for a default metric).
  */
-struct SweepMetric
-{
-    std::string name;   //!< column name
-    std::string path;   //!< JSON path, e.g. collectives[0].busbw_GBps
-    SpecLocation where; //!< the entry in the sweep file (file only for a default metric)
-};
+using SweepMetric = ResultMetric;
 
 /**
  * \ingroup ai-fabric
@@ -64,7 +62,25 @@ struct SweepPlan
     std::vector<SweepMetric> metrics;       //!< given, or the defaults
     bool defaultMetrics{false};             //!< true if `metrics` was left out
     std::vector<SweepPoint> points;         //!< the grid
+    /// Every point runs once per seed (`seeds:`, `--seeds N` or the base's `seeds:`); empty:
+    /// once, with its scenario's seed (the sweep's outputs are then as before seeds existed).
+    std::vector<uint32_t> seeds;
+    std::string seedsFrom; //!< where the seeds came from, in words (for the report)
 };
+
+struct ScenarioSpec;
+
+/**
+ * \ingroup ai-fabric
+ * \brief The metrics of a sweep that names none (docs/sweep.md): per collective its
+ * duration and bus bandwidth, with any collective the flows' p99, with a training job its
+ * last iteration's step time, exposed-communication and bubble shares; always sim_time_s,
+ * complete and valid.
+ * \param base the base scenario
+ * \param file the file to name as their location
+ * \return the metrics
+ */
+std::vector<SweepMetric> DefaultSweepMetrics(const ScenarioSpec& base, const std::string& file);
 
 /**
  * \ingroup ai-fabric
@@ -110,11 +126,14 @@ std::string SetYamlKeyPath(const std::string& yaml,
  * metrics and `jobs`; expand the grid and check every point's scenario in-process
  * (ReadScenarioFile() on a temporary copy), before anything runs or is written.
  * \param path the sweep file
+ * \param seedCount `--seeds N`: every point runs seeds S..S+N-1 (S: the base scenario's seed,
+ *        or its first listed seed), overriding the sweep file's and the base's `seeds:`; 0 =
+ *        no override
  * \return the plan
  * \throws SpecError on any user error, located in the sweep file (a point's scenario
  *         error names the point and the value(s) of the sweep file that caused it)
  */
-SweepPlan ReadSweepFile(const std::string& path);
+SweepPlan ReadSweepFile(const std::string& path, uint32_t seedCount = 0);
 
 /**
  * \ingroup ai-fabric
@@ -127,6 +146,10 @@ struct SweepPointResult
     double wallS{0};                       //!< wall-clock seconds of the child
     std::vector<std::string> metricValues; //!< per metric, the JSON value's text ("" if absent)
     std::vector<bool> metricFound;         //!< per metric, whether the path was in summary.json
+    /// With seeds (SweepPlan::seeds): each seed's run, in seed order. The point's status and
+    /// exit code are then those of its first seed that did not finish ok ("ok" if none),
+    /// wallS their sum, and metricValues the mean over the seeds that finished ok.
+    std::vector<SeedRunResult> seedRuns;
 };
 
 /**
