@@ -3,6 +3,7 @@
  */
 #include "dragonfly-plus-routing.h"
 
+#include "ns3/abort.h"
 #include "ns3/ecmp-routing.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/log.h"
@@ -76,6 +77,13 @@ Ptr<FabricRouting>
 DragonflyPlusRouting::GetEqualCostRouting() const
 {
     return m_equalCost;
+}
+
+void
+DragonflyPlusRouting::SetEqualCostRouting(Ptr<FabricRouting> routing)
+{
+    NS_ABORT_MSG_IF(m_switch != nullptr, "set the equal-cost strategy before attaching");
+    m_equalCost = routing;
 }
 
 void

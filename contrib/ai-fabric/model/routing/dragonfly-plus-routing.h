@@ -78,6 +78,13 @@ class DragonflyPlusRouting : public FabricRouting
     uint64_t GetDetoursEnded() const;
     /// \return the strategy that chooses among equal-cost ports
     Ptr<FabricRouting> GetEqualCostRouting() const;
+    /**
+     * \brief Set the strategy that chooses among equal-cost ports (with its attributes, e.g.
+     * an EcmpRouting's hash fields), before the strategy is attached to its switch; without
+     * it, Attach() creates one of the type "EqualCostRouting" with default attributes.
+     * \param routing the strategy
+     */
+    void SetEqualCostRouting(Ptr<FabricRouting> routing);
 
   protected:
     void DoDispose() override;
