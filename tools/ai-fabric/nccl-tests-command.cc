@@ -127,6 +127,11 @@ const char* const USAGE
       "  --algorithm NAME        ring, tree, halving-doubling, ... (default: the op's default)\n"
       "  --protocol NAME         NCCL_PROTO: simple, ll, ll128, none or auto (default auto:\n"
       "                          NCCL's choice by size)\n"
+      "  --qps-per-connection N  NCCL_IB_QPS_PER_CONNECTION: queue pairs per network\n"
+      "                          connection, 1 to 128 (default 1)\n"
+      "  --split-data-on-qps 0|1 NCCL_IB_SPLIT_DATA_ON_QPS: split every message over them\n"
+      "                          (1) or take them round robin (0, the default)\n"
+      "  --ecmp-hash NAME        fields ECMP hashes: 5-tuple (default), dst or enhanced\n"
       "  --out DIR               results directory (default results/nccl-tests-TEST)\n"
       "  -n -w -m -c -z -a -t -G -N: accepted for command-line compatibility; a simulated\n"
       "        run is deterministic, so each size runs once (listed in the output)\n";
@@ -247,6 +252,9 @@ NcclTestsCommand(const std::vector<std::string>& args)
     std::string topology;
     std::string algorithm;
     std::string protocol;
+    std::string ecmpHash;          // --ecmp-hash (a preset, checked by the scenario reader)
+    uint64_t qpsPerConnection = 1; // --qps-per-connection
+    bool splitDataOnQps = false;   // --split-data-on-qps
     std::string outDir = "results/nccl-tests-" + report.test;
     std::string jsonFile;
     uint64_t ngpus = 0;
@@ -308,6 +316,10 @@ NcclTestsCommand(const std::vector<std::string>& args)
                    : name == "protocol"  ? 'P'
                                          : 'O';
         }
+        else if (name == "qps-per-connection" || name == "split-data-on-qps" || name == "ecmp-hash")
+        {
+            flag = name == "qps-per-connection" ? 'Q' : name == "split-data-on-qps" ? 'S' : 'H';
+        }
         else if (name.size() == 1)
         {
             flag = name[0];
@@ -346,6 +358,23 @@ NcclTestsCommand(const std::vector<std::string>& args)
                 break;
             case 'O':
                 outDir = value;
+                break;
+            case 'Q':
+                if (!ParseCount(value, 128, n) || n == 0)
+                {
+                    return Usage(a + ": '" + value + "' is not a queue pair count from 1 to 128");
+                }
+                qpsPerConnection = n;
+                break;
+            case 'S':
+                if (value != "0" && value != "1")
+                {
+                    return Usage(a + ": '" + value + "' is neither 0 nor 1");
+                }
+                splitDataOnQps = value == "1";
+                break;
+            case 'H':
+                ecmpHash = value;
                 break;
             case 'b':
             case 'e':
@@ -455,10 +484,22 @@ NcclTestsCommand(const std::vector<std::string>& args)
             yaml << (static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? '?' : c);
         }
     }
-    yaml << "\nname: nccl-tests-" << report.test
-         << "\nseed: 1\ntopology: " << YamlQuoted(topoPath.string())
-         << "\ntraffic:\n  name: " << report.test << "\n  collectives:\n    - name: " << report.test
-         << "\n      op: " << test->second.op << "\n";
+    yaml << "\nname: nccl-tests-" << report.test << "\nseed: 1\n";
+    if (!ecmpHash.empty())
+    {
+        yaml << "ecmp_hash: " << YamlQuoted(ecmpHash) << "\n";
+    }
+    if (qpsPerConnection > 1)
+    {
+        yaml << "qps_per_connection: " << qpsPerConnection << "\n";
+    }
+    if (splitDataOnQps)
+    {
+        yaml << "split_data_on_qps: true\n";
+    }
+    yaml << "topology: " << YamlQuoted(topoPath.string()) << "\ntraffic:\n  name: " << report.test
+         << "\n  collectives:\n    - name: " << report.test << "\n      op: " << test->second.op
+         << "\n";
     if (!algorithm.empty())
     {
         yaml << "      algorithm: " << YamlQuoted(algorithm) << "\n";
@@ -502,10 +543,11 @@ NcclTestsCommand(const std::vector<std::string>& args)
         std::cerr << message << "\n";
         if (message.rfind(scenarioFile, 0) == 0)
         {
-            std::cerr
-                << "(" << scenarioFile
-                << " was the scenario the flags became: -g, -r, --algorithm and --protocol set "
-                   "its ranks, root, algorithm and protocol)\n";
+            std::cerr << "(" << scenarioFile
+                      << " was the scenario the flags became: -g, -r, --algorithm, --protocol, "
+                         "--qps-per-connection, --split-data-on-qps and --ecmp-hash set its ranks, "
+                         "root, algorithm, protocol, qps_per_connection, split_data_on_qps and "
+                         "ecmp_hash)\n";
         }
         return EXIT_BAD_INPUT;
     }

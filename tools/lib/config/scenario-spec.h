@@ -5,6 +5,7 @@
 #define AI_FABRIC_SCENARIO_SPEC_H
 
 #include "ns3/collective-algorithm.h"
+#include "ns3/ecmp-routing.h"
 #include "ns3/link-profile.h"
 #include "ns3/nccl-protocol.h"
 #include "ns3/nstime.h"
@@ -95,6 +96,14 @@ struct ScenarioSpec
     SpecLocation seedsWhere; //!< the `seeds` key (the file without it)
     Time stopTime;           //!< simulated-time limit; the run is cut off (and fails) past it
     ForwardingMode forwarding{ForwardingMode::ECMP}; //!< choice among equal-cost ports
+    /// `ecmp_hash:` the fields ECMP hashes, a mask of EcmpRouting::HashField (default: the
+    /// 5-tuple, src dst qp)
+    uint32_t ecmpHash{EcmpRouting::HASH_5_TUPLE};
+    /// `qps_per_connection:` queue pairs per connection (NCCL_IB_QPS_PER_CONNECTION)
+    uint32_t qpsPerConnection{1};
+    /// `split_data_on_qps:` every message split over the connection's queue pairs
+    /// (NCCL_IB_SPLIT_DATA_ON_QPS); else messages take them round robin
+    bool splitDataOnQps{false};
     /// ns-3 event scheduler (`scheduler:`, a name of SchedulerNames()); empty: the default
     std::string scheduler;
     /// Congestion control; AUTO is resolved by ResolveCongestionControl() (DCQCN where links

@@ -18,6 +18,7 @@
 #include "ns3/spec-names.h"
 #include "ns3/training-workload.h"
 #include "ns3/units.h"
+#include "ns3/workload-application.h"
 #include "ns3/workload.h"
 
 #include <algorithm>
@@ -54,6 +55,9 @@ const std::vector<std::string> SCENARIO_KEYS = {"name",
                                                 "seeds",
                                                 "stop_time",
                                                 "forwarding",
+                                                "ecmp_hash",
+                                                "qps_per_connection",
+                                                "split_data_on_qps",
                                                 "scheduler",
                                                 "congestion_control",
                                                 "dcqcn",
@@ -290,6 +294,64 @@ ReadFlowControl(const Field& f)
         f.Fail("unknown flow control '" + f.value.Scalar() + "'; known: " + JoinList(names));
     }
     return kind;
+}
+
+/**
+ * \brief `ecmp_hash:`: a preset name (EcmpHashPresets()) or a list of fields
+ * (EcmpHashFieldNames()).
+ * \param f the field
+ * \return the fields, a mask of EcmpRouting::HashField
+ * \throws SpecError at the value or the offending list item
+ */
+uint32_t
+ReadEcmpHash(const Field& f)
+{
+    const auto& presets = EcmpHashPresets();
+    const auto& fields = EcmpHashFieldNames();
+    std::vector<std::string> presetNames;
+    for (const auto& [name, mask] : presets)
+    {
+        presetNames.push_back(name);
+    }
+    if (f.value.IsScalar())
+    {
+        const std::string name = ReadChoice(f, "ECMP hash preset", presetNames);
+        for (const auto& [preset, mask] : presets)
+        {
+            if (preset == name)
+            {
+                return mask;
+            }
+        }
+    }
+    if (!f.value.IsSequence())
+    {
+        f.Fail("expected a preset (" + JoinList(presetNames)
+               + ") or a list of fields such as "
+                 "[src, dst, qp], got "
+               + Describe(f.value));
+    }
+    if (f.value.size() == 0)
+    {
+        f.Fail("the list is empty; name at least one field of " + JoinList(fields));
+    }
+    uint32_t mask = 0;
+    for (const auto& item : f.value)
+    {
+        const Field element{"ecmp_hash", f.keyNode, item, f.file};
+        if (!item.IsScalar())
+        {
+            element.Fail("expected a field name (" + JoinList(fields) + "), got " + Describe(item));
+        }
+        const std::string name = ReadChoice(element, "ECMP hash field", fields);
+        const uint32_t bit = 1U << (std::find(fields.begin(), fields.end(), name) - fields.begin());
+        if (mask & bit)
+        {
+            element.Fail("field '" + name + "' appears twice");
+        }
+        mask |= bit;
+    }
+    return mask;
 }
 
 } // namespace
@@ -3711,6 +3773,35 @@ ReadScenarioFile(const std::string& path)
     if (const Field* f = m.Find("forwarding"))
     {
         s.forwarding = ReadSetting<ForwardingMode>(*f, "forwarding", ForwardingNames());
+    }
+    if (const Field* f = m.Find("ecmp_hash"))
+    {
+        if (s.forwarding != ForwardingMode::ECMP)
+        {
+            throw SpecError(f->KeyWhere(),
+                            "'ecmp_hash' sets the fields ECMP hashes, but forwarding is "
+                                + SpecName(s.forwarding)
+                                + ", which hashes nothing; remove it, or set forwarding to ecmp");
+        }
+        s.ecmpHash = ReadEcmpHash(*f);
+    }
+    // NCCL_IB_QPS_PER_CONNECTION (at most NCCL_IB_MAX_QPS, 128: NCCL
+    // src/transport/net_ib/common.h) and NCCL_IB_SPLIT_DATA_ON_QPS.
+    if (const Field* f = m.Find("qps_per_connection"))
+    {
+        s.qpsPerConnection = static_cast<uint32_t>(
+            ReadInteger(*f, 1, WorkloadApplication::MAX_QPS_PER_CONNECTION));
+    }
+    if (const Field* f = m.Find("split_data_on_qps"))
+    {
+        s.splitDataOnQps = ReadBool(*f);
+        if (s.splitDataOnQps && s.qpsPerConnection == 1)
+        {
+            throw SpecError(f->KeyWhere(),
+                            "'split_data_on_qps' splits every message over a connection's queue "
+                            "pairs, but qps_per_connection is 1; remove it, or set "
+                            "qps_per_connection above 1");
+        }
     }
     if (const Field* f = m.Find("scheduler"))
     {

@@ -250,7 +250,8 @@ GatherStragglers(const FabricGraph& graph,
         for (uint32_t id = 0; id < ledger.GetMessages(src); ++id)
         {
             const uint32_t op = runner.GetMessageOp(src, id);
-            if (op < ops.size())
+            // A SEND split over its connection's queue pairs: its first part stands for it.
+            if (op < ops.size() && msgOf[op] == StragglerLedger::NONE)
             {
                 msgOf[op] = id;
             }

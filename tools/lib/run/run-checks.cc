@@ -349,7 +349,12 @@ CheckRun(const FabricGraph& graph,
             const uint32_t msgId = runner.GetMessageId(i);
             if (msgId != UINT32_MAX && op.peer < fabric.transports.size())
             {
-                m.delivered = fabric.transports[op.peer]->GetPartialBytes(op.rank, msgId);
+                // A SEND split over its connection's queue pairs: its parts' bytes so far.
+                const uint32_t parts = runner.GetMessageParts(i);
+                for (uint32_t k = 0; k < parts; ++k)
+                {
+                    m.delivered += fabric.transports[op.peer]->GetPartialBytes(op.rank, msgId + k);
+                }
             }
             m.postedS = runner.GetOpStart(i).GetSeconds();
             r.stallReport.push_back(std::move(m));
@@ -368,11 +373,11 @@ CheckRun(const FabricGraph& graph,
     {
         transportDelivered += t->GetMessagesDelivered();
     }
-    if (transportDelivered != runner.GetMessagesDelivered())
+    if (transportDelivered != runner.GetPartsDelivered())
     {
         r.violations.push_back("accounting: the transports delivered "
                                + std::to_string(transportDelivered) + " messages, the workload saw "
-                               + std::to_string(runner.GetMessagesDelivered()));
+                               + std::to_string(runner.GetPartsDelivered()));
     }
 
     if (!r.complete)

@@ -10,6 +10,7 @@
 
 #include "ns3/analytic-model.h"
 #include "ns3/bisection-meter.h"
+#include "ns3/boolean.h"
 #include "ns3/channel-plan.h"
 #include "ns3/collective-algorithm.h"
 #include "ns3/direct-collective.h"
@@ -27,6 +28,7 @@
 #include "ns3/straggler-ledger.h"
 #include "ns3/string.h"
 #include "ns3/training-workload.h"
+#include "ns3/uinteger.h"
 #include "ns3/workload-application.h"
 #include "ns3/workload-execution.h"
 #include "ns3/workload-helper.h"
@@ -1048,6 +1050,10 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     }
     FabricBuildOptions build;
     build.routing.SetForwarding(spec.forwarding);
+    if (spec.forwarding == ForwardingMode::ECMP)
+    {
+        build.routing.SetEcmpHash(spec.ecmpHash);
+    }
     build.routing.SetPathChoice(spec.topology.Is<DragonflyPlusSpec>()
                                     ? spec.topology.As<DragonflyPlusSpec>().routing
                                     : PathChoice::MINIMAL);
@@ -1101,6 +1107,8 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     // starts in this event (every op without dependencies, in op order), before the
     // monitors' first ticks; the applications' own start events find it started.
     WorkloadHelper workloads(&workload);
+    workloads.SetAttribute("QpsPerConnection", UintegerValue(spec.qpsPerConnection));
+    workloads.SetAttribute("SplitDataOnQps", BooleanValue(spec.splitDataOnQps));
     const ApplicationContainer apps = workloads.Install(fabric.endpointNodes);
     Ptr<WorkloadExecution> runner = workloads.GetExecution();
     runner->TraceConnectWithoutContext("Done", MakeCallback(&StopWhenDone));

@@ -4,6 +4,7 @@
 #include "spec-names.h"
 
 #include "ns3/abort.h"
+#include "ns3/ecmp-routing.h"
 
 #include <utility>
 
@@ -222,6 +223,50 @@ ForwardingTypeName(ForwardingMode mode)
     }
     NS_ABORT_MSG("unknown forwarding mode " << static_cast<int>(mode));
     return "";
+}
+
+const std::vector<std::string>&
+EcmpHashFieldNames()
+{
+    // In the bit order of EcmpRouting::HashField.
+    static const std::vector<std::string> names = {"src", "dst", "qp", "dst_qp"};
+    static_assert(EcmpRouting::HASH_SRC == 1 && EcmpRouting::HASH_DST == 2
+                      && EcmpRouting::HASH_QP == 4 && EcmpRouting::HASH_DST_QP == 8,
+                  "EcmpHashFieldNames() lists the bits of EcmpRouting::HashField in order");
+    return names;
+}
+
+const std::vector<std::pair<std::string, uint32_t>>&
+EcmpHashPresets()
+{
+    static const std::vector<std::pair<std::string, uint32_t>> presets = {
+        {"5-tuple", EcmpRouting::HASH_5_TUPLE},
+        {"dst", EcmpRouting::HASH_DST},
+        {"enhanced", EcmpRouting::HASH_ENHANCED},
+    };
+    return presets;
+}
+
+std::string
+EcmpHashName(uint32_t fields)
+{
+    for (const auto& [name, preset] : EcmpHashPresets())
+    {
+        if (preset == fields)
+        {
+            return name;
+        }
+    }
+    std::string list;
+    const auto& names = EcmpHashFieldNames();
+    for (std::size_t i = 0; i < names.size(); ++i)
+    {
+        if (fields & (1U << i))
+        {
+            list += (list.empty() ? "" : ", ") + names[i];
+        }
+    }
+    return "[" + list + "]";
 }
 
 std::string

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 /**
@@ -191,6 +192,29 @@ constexpr uint64_t ATTRIBUTION_AUTO_MAX_MESSAGES = 200000;
  * \return the FabricRouting TypeId name that implements it (e.g. "ns3::EcmpRouting")
  */
 std::string ForwardingTypeName(ForwardingMode mode);
+
+/**
+ * \ingroup ai-fabric
+ * \return the fields ECMP may hash (`ecmp_hash: [...]`), bit i of EcmpRouting's "HashFields"
+ * for the i-th: "src", "dst", "qp" (the source queue pair: RoCEv2's UDP source port),
+ * "dst_qp" (the destination queue pair)
+ */
+const std::vector<std::string>& EcmpHashFieldNames();
+
+/**
+ * \ingroup ai-fabric
+ * \return the presets of `ecmp_hash:` with their fields (a mask of EcmpRouting::HashField):
+ * "5-tuple" (src, dst, qp: RoCEv2's IP addresses and UDP source port; the default), "dst"
+ * (InfiniBand's linear forwarding table), "enhanced" (the 5-tuple and dst_qp)
+ */
+const std::vector<std::pair<std::string, uint32_t>>& EcmpHashPresets();
+
+/**
+ * \ingroup ai-fabric
+ * \param fields a non-zero mask of EcmpRouting::HashField
+ * \return its preset's name, or its fields as a YAML list ("[src, dst_qp]")
+ */
+std::string EcmpHashName(uint32_t fields);
 
 /**
  * \ingroup ai-fabric

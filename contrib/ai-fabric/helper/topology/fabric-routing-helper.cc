@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/dragonfly-plus-routing.h"
+#include "ns3/ecmp-routing.h"
 #include "ns3/fabric-builder.h"
 #include "ns3/fabric-graph.h"
 #include "ns3/fabric-routing.h"
@@ -12,6 +13,7 @@
 #include "ns3/log.h"
 #include "ns3/spec-names.h"
 #include "ns3/type-id.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <deque>
@@ -123,6 +125,15 @@ FabricRoutingHelper::SetGroupRoutingAttribute(const std::string& name, const Att
 }
 
 void
+FabricRoutingHelper::SetEcmpHash(uint32_t fields)
+{
+    NS_ABORT_MSG_UNLESS(m_routing.GetTypeId() == EcmpRouting::GetTypeId(),
+                        "SetEcmpHash: the strategy " << m_routing.GetTypeId().GetName()
+                                                     << " does not hash");
+    m_routing.Set("HashFields", UintegerValue(fields));
+}
+
+void
 FabricRoutingHelper::SetPathChoice(PathChoice choice)
 {
     m_hasGroupRouting = false;
@@ -153,11 +164,10 @@ FabricRoutingHelper::Install(Ptr<FabricSwitch> sw, bool inGroup) const
     {
         ObjectFactory factory = m_groupRouting;
         factory.Set("EqualCostRouting", TypeIdValue(m_routing.GetTypeId()));
-        routing = factory.Create<FabricRouting>();
-        // The equal-cost choice with the attributes set on this helper (the group strategy
-        // would otherwise create it from its type alone).
-        DynamicCast<DragonflyPlusRouting>(routing)->SetEqualCostRouting(
-            m_routing.Create<FabricRouting>());
+        Ptr<DragonflyPlusRouting> group = factory.Create<DragonflyPlusRouting>();
+        // The equal-cost choice with SetRouting's attributes (ECMP's hash fields).
+        group->SetEqualCostRouting(m_routing.Create<FabricRouting>());
+        routing = group;
     }
     else
     {

@@ -91,6 +91,14 @@ class FabricRoutingHelper
     bool SetForwarding(const std::string& name);
 
     /**
+     * \brief The fields ECMP hashes (a scenario's `ecmp_hash:`), after SetForwarding(ECMP):
+     * the attribute "HashFields" of EcmpRouting (also where a group strategy delegates its
+     * equal-cost choice to it).
+     * \param fields a non-zero mask of EcmpRouting::HashField
+     */
+    void SetEcmpHash(uint32_t fields);
+
+    /**
      * \brief Select the path choice between groups by a Dragonfly+ topology's `routing:`
      * (PathChoiceTypeName(); minimal: no group strategy, the shortest paths are the minimal
      * ones).

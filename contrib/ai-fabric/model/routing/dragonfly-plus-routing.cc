@@ -3,6 +3,7 @@
  */
 #include "dragonfly-plus-routing.h"
 
+#include "ns3/abort.h"
 #include "ns3/ecmp-routing.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/log.h"
@@ -81,7 +82,7 @@ DragonflyPlusRouting::GetEqualCostRouting() const
 void
 DragonflyPlusRouting::SetEqualCostRouting(Ptr<FabricRouting> routing)
 {
-    NS_ABORT_MSG_IF(m_switch, "the equal-cost strategy is set after the strategy was attached");
+    NS_ABORT_MSG_IF(m_switch != nullptr, "set the equal-cost strategy before attaching");
     m_equalCost = routing;
 }
 

@@ -91,8 +91,9 @@ class DragonflyPlusRouting : public FabricRouting
     /// \return the strategy that chooses among equal-cost ports
     Ptr<FabricRouting> GetEqualCostRouting() const;
     /**
-     * \brief Set the strategy that chooses among equal-cost ports (before the strategy is
-     * attached to its switch; else one of type EqualCostRouting is created then).
+     * \brief Set the strategy that chooses among equal-cost ports (with its attributes, e.g.
+     * an EcmpRouting's hash fields), before the strategy is attached to its switch; without
+     * it, Attach() creates one of the type "EqualCostRouting" with default attributes.
      * \param routing the strategy
      */
     void SetEqualCostRouting(Ptr<FabricRouting> routing);

@@ -3,7 +3,9 @@
  */
 #include "ecmp-routing.h"
 
+#include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -11,27 +13,54 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("EcmpRouting");
 NS_OBJECT_ENSURE_REGISTERED(EcmpRouting);
 
-namespace
-{
-/// splitmix64 finaliser: a cheap, well-mixed 64-bit hash step.
-inline uint64_t
-Mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-} // namespace
-
 TypeId
 EcmpRouting::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::EcmpRouting")
                             .SetParent<FabricRouting>()
                             .SetGroupName("AiFabric")
-                            .AddConstructor<EcmpRouting>();
+                            .AddConstructor<EcmpRouting>()
+                            .AddAttribute("HashFields",
+                                          "The fields the hash reads, a mask of "
+                                          "EcmpRouting::HashField: 1 source, 2 destination, "
+                                          "4 source queue pair (RoCEv2 UDP source port), "
+                                          "8 destination queue pair",
+                                          UintegerValue(HASH_5_TUPLE),
+                                          MakeUintegerAccessor(&EcmpRouting::SetHashFields,
+                                                               &EcmpRouting::GetHashFields),
+                                          MakeUintegerChecker<uint32_t>(1, HASH_ALL));
     return tid;
+}
+
+uint32_t
+EcmpRouting::DestinationQpn(const FabricFields& header)
+{
+    // The queue pair at the packet's destination of the connection with its source: for data,
+    // the receiver's queue pair; for an ACK, NACK or CNP, which travel back, the data
+    // sender's. Both ends know the connection by the data sender's queue pair index.
+    const uint64_t at = header.m_dst;
+    const uint64_t peer = header.m_src;
+    return static_cast<uint32_t>(FabricRouting::Mix((at << 40) ^ (peer << 16) ^ header.m_qp)
+                                 & 0xffffff);
+}
+
+void
+EcmpRouting::SetHashFields(uint32_t fields)
+{
+    NS_ABORT_MSG_IF(fields == 0 || (fields & ~static_cast<uint32_t>(HASH_ALL)) != 0,
+                    "EcmpRouting: HashFields " << fields << " is not a non-empty mask of "
+                                               << static_cast<uint32_t>(HASH_ALL));
+    m_fields = fields;
+    m_srcMask = (fields & HASH_SRC) ? ~0U : 0U;
+    m_dstMask = (fields & HASH_DST) ? ~0U : 0U;
+    m_qpMask = (fields & HASH_QP) ? 0xffff : 0;
+    m_dstQp = (fields & HASH_DST_QP) != 0;
+}
+
+uint32_t
+EcmpRouting::GetHashFields() const
+{
+    return m_fields;
 }
 
 EcmpRouting::EcmpRouting()
@@ -55,9 +84,17 @@ EcmpRouting::Choose(const uint16_t* ports,
                     const FabricFields& header,
                     uint8_t /* priority */)
 {
-    const uint64_t key = (static_cast<uint64_t>(header.m_src) << 32)
-                         ^ (static_cast<uint64_t>(header.m_dst) << 12) ^ header.m_qp;
-    return ports[Mix(key ^ GetSalt()) % n];
+    // The fields not hashed are masked to 0; with the default (the 5-tuple) this is the
+    // hash of (source, destination, queue pair) the module always had.
+    const uint64_t key = (static_cast<uint64_t>(header.m_src & m_srcMask) << 32)
+                         ^ (static_cast<uint64_t>(header.m_dst & m_dstMask) << 12)
+                         ^ (header.m_qp & m_qpMask);
+    uint64_t h = FabricRouting::Mix(key ^ GetSalt());
+    if (m_dstQp)
+    {
+        h = FabricRouting::Mix(h ^ DestinationQpn(header));
+    }
+    return ports[h % n];
 }
 
 } // namespace ns3

@@ -4,10 +4,12 @@
 #include "workload-application.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/rdma-transport.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 #include "ns3/workload-execution.h"
 #include "ns3/workload.h"
 
@@ -28,6 +30,20 @@ WorkloadApplication::GetTypeId()
               .SetParent<Application>()
               .SetGroupName("AiFabric")
               .AddConstructor<WorkloadApplication>()
+              .AddAttribute("QpsPerConnection",
+                            "Queue pairs of every network connection (sender, receiver, queue "
+                            "pair index of the op), as NCCL_IB_QPS_PER_CONNECTION: a SEND "
+                            "between servers goes on queue pairs qp x N + k, k < N",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&WorkloadApplication::m_qpsPerConnection),
+                            MakeUintegerChecker<uint32_t>(1, MAX_QPS_PER_CONNECTION))
+              .AddAttribute("SplitDataOnQps",
+                            "As NCCL_IB_SPLIT_DATA_ON_QPS: every message split over all the "
+                            "connection's queue pairs (true), or each message on the next one, "
+                            "round robin (false, NCCL's default)",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&WorkloadApplication::m_splitDataOnQps),
+                            MakeBooleanChecker())
               .AddTraceSource("OpStarted",
                               "An op of this endpoint started (a SEND: its message was posted)",
                               MakeTraceSourceAccessor(&WorkloadApplication::m_opStarted),
@@ -89,6 +105,14 @@ WorkloadApplication::Setup(Ptr<WorkloadExecution> execution)
     m_endPs.assign(n, -1);
     m_messageId.assign(n, UINT32_MAX);
     m_opByMessage.clear();
+    m_requests.clear();
+    m_partsLeft.clear();
+    m_partBytes.clear();
+    if (m_qpsPerConnection > 1 && m_splitDataOnQps)
+    {
+        m_partsLeft.assign(n, 0);
+        m_partBytes.assign(n, 0);
+    }
     m_bytesTotal = 0;
     for (std::size_t l = 0; l < n; ++l)
     {
@@ -181,19 +205,95 @@ WorkloadApplication::CopyThenPost(uint32_t i)
     Simulator::Schedule(PicoSeconds(freePs - now), &WorkloadApplication::PostSend, this, i);
 }
 
-void
-WorkloadApplication::PostSend(uint32_t i)
+bool
+WorkloadApplication::OnNetwork(const WorkloadOp& op) const
 {
-    const WorkloadOp& op = m_workload->GetOps()[i];
-    m_startPs[m_execution->GetLocalIndex(i)] = Simulator::Now().GetPicoSeconds();
-    m_opStarted(i);
-    const uint32_t msgId = m_transport->PostSend(op.peer, op.qp, WireBytes(op.wire, op.bytes));
+    // NCCL opens several queue pairs on its network (IB/RoCE) connections only: a send
+    // inside a server goes over NVLink (P2P), a reducer's send is the switch's.
+    if (op.flags & WorkloadOp::IN_NETWORK)
+    {
+        return false;
+    }
+    const auto& places = m_workload->GetPlaces();
+    const uint32_t a = op.rank < places.size() ? places[op.rank].server : EndpointPlace::NONE;
+    const uint32_t b = op.peer < places.size() ? places[op.peer].server : EndpointPlace::NONE;
+    return a == EndpointPlace::NONE || a != b;
+}
+
+uint32_t
+WorkloadApplication::GetMessageParts(uint32_t op) const
+{
+    const WorkloadOp& o = m_workload->GetOps()[op];
+    return m_qpsPerConnection > 1 && m_splitDataOnQps && o.kind == WorkloadOp::SEND && OnNetwork(o)
+               ? m_qpsPerConnection
+               : 1;
+}
+
+uint32_t
+WorkloadApplication::PostPart(uint32_t i, uint16_t qp, uint64_t bytes)
+{
+    const uint32_t msgId = m_transport->PostSend(m_workload->GetOps()[i].peer, qp, bytes);
     if (msgId >= m_opByMessage.size())
     {
         m_opByMessage.resize(msgId + 1, UINT32_MAX);
     }
     m_opByMessage[msgId] = i;
-    m_messageId[m_execution->GetLocalIndex(i)] = msgId;
+    return msgId;
+}
+
+void
+WorkloadApplication::PostSend(uint32_t i)
+{
+    const WorkloadOp& op = m_workload->GetOps()[i];
+    const uint32_t local = m_execution->GetLocalIndex(i);
+    m_startPs[local] = Simulator::Now().GetPicoSeconds();
+    m_opStarted(i);
+    const uint64_t bytes = WireBytes(op.wire, op.bytes);
+    const uint32_t n = m_qpsPerConnection;
+    if (n == 1 || !OnNetwork(op))
+    {
+        m_messageId[local] = PostPart(i, op.qp, bytes);
+    }
+    else
+    {
+        // The connection's queue pairs are qp x N + k (NCCL: comm->base.qps[0..nqps-1] of the
+        // connection); every queue pair is its own flow, with its own ECMP entropy.
+        NS_ABORT_MSG_IF(static_cast<uint64_t>(op.qp) * n + n - 1 > UINT16_MAX,
+                        "queue pair " << op.qp << " x " << n
+                                      << " queue pairs per connection exceeds 65535");
+        const auto base = static_cast<uint32_t>(op.qp * n);
+        if (!m_splitDataOnQps)
+        {
+            // NCCL src/transport/net_ib/common.h, ncclIbCommBaseGetQpForRequest: request id x
+            // 1 + 0 mod nqps, the request id counting the connection's sends (fifoHead): the
+            // messages take the queue pairs round robin.
+            uint64_t& requests = m_requests[(static_cast<uint64_t>(op.peer) << 16) | op.qp];
+            m_messageId[local] = PostPart(i, static_cast<uint16_t>(base + requests % n), bytes);
+            ++requests;
+        }
+        else
+        {
+            // NCCL src/transport/net_ib/p2p.cc, ncclIbMultiSend: every queue pair carries
+            // DIVUP(DIVUP(size, nqps), 128) x 128 bytes (IB_WRITE_CHUNK_ALIGNMENT), the last
+            // ones what is left, possibly nothing (a zero-length write with immediate, which
+            // the receiver still waits for).
+            const uint64_t chunk = ((bytes + n - 1) / n + WRITE_CHUNK_ALIGNMENT - 1)
+                                   / WRITE_CHUNK_ALIGNMENT * WRITE_CHUNK_ALIGNMENT;
+            uint64_t offset = 0;
+            for (uint32_t k = 0; k < n; ++k)
+            {
+                const uint64_t part = std::min(chunk, bytes - offset);
+                const uint32_t msgId = PostPart(i, static_cast<uint16_t>(base + k), part);
+                offset += part;
+                if (k == 0)
+                {
+                    m_messageId[local] = msgId;
+                }
+            }
+            m_partsLeft[local] = n;
+            m_partBytes[local] = 0;
+        }
+    }
     ++m_messagesPosted;
 }
 
@@ -223,10 +323,22 @@ WorkloadApplication::MessageDelivered(uint32_t msgId, uint64_t bytes)
         return; // not posted by this application
     }
     const uint32_t op = m_opByMessage[msgId];
-    if (m_endPs[m_execution->GetLocalIndex(op)] >= 0)
+    const uint32_t local = m_execution->GetLocalIndex(op);
+    ++m_partsDelivered;
+    if (m_endPs[local] >= 0)
     {
         m_conservation(op, bytes, true);
         return; // a message completes once
+    }
+    if (!m_partsLeft.empty() && m_partsLeft[local] > 0)
+    {
+        // Split over the connection's queue pairs: done when every part is in.
+        m_partBytes[local] += bytes;
+        if (--m_partsLeft[local] > 0)
+        {
+            return;
+        }
+        bytes = m_partBytes[local];
     }
     const WorkloadOp& o = m_workload->GetOps()[op];
     if (bytes != WireBytes(o.wire, o.bytes))
@@ -315,6 +427,12 @@ uint64_t
 WorkloadApplication::GetMessagesDelivered() const
 {
     return m_messagesDelivered;
+}
+
+uint64_t
+WorkloadApplication::GetPartsDelivered() const
+{
+    return m_partsDelivered;
 }
 
 bool

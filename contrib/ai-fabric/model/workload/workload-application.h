@@ -18,6 +18,7 @@ namespace ns3
 
 class RdmaTransport;
 class Workload;
+struct WorkloadOp;
 class WorkloadExecution;
 
 /**
@@ -37,11 +38,27 @@ class WorkloadExecution;
  * successors are started by their own endpoints' applications. All of it happens
  * in the event of the delivery (or of the DELAY's end), in successor order.
  *
+ * A SEND between servers is a request on a network connection, as NCCL's IB/RoCE transport
+ * posts it (src/transport/net_ib): with the attribute QpsPerConnection N above 1
+ * (NCCL_IB_QPS_PER_CONNECTION), the connection (sender, receiver, op's queue pair q) has the
+ * queue pairs q x N + k, k < N, each its own flow on the fabric; a message goes on the next
+ * of them, round robin (NCCL's default), or, with SplitDataOnQps
+ * (NCCL_IB_SPLIT_DATA_ON_QPS), in N parts of DIVUP(DIVUP(size, N), 128) x 128 bytes, one
+ * per queue pair (the last ones what is left, possibly 0 bytes), and the SEND is done when
+ * every part has arrived. Sends inside a server (NVLink) and a reducer's sends keep their
+ * one queue pair.
+ *
  * It knows nothing about what the ops mean.
  */
 class WorkloadApplication : public Application
 {
   public:
+    /// Most queue pairs per connection: NCCL's NCCL_IB_MAX_QPS (src/transport/net_ib/common.h).
+    static constexpr uint32_t MAX_QPS_PER_CONNECTION = 128;
+    /// Alignment of a split message's parts, bytes: NCCL's IB_WRITE_CHUNK_ALIGNMENT
+    /// (src/transport/net_ib/p2p.cc), which keeps LL and LL128 lines whole.
+    static constexpr uint64_t WRITE_CHUNK_ALIGNMENT = 128;
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -115,6 +132,16 @@ class WorkloadApplication : public Application
     uint64_t GetMessagesPosted() const;
     /// \return messages (SEND ops) delivered
     uint64_t GetMessagesDelivered() const;
+    /// \return transport messages of this endpoint's SEND ops delivered (a split SEND is
+    /// several, GetMessageParts())
+    uint64_t GetPartsDelivered() const;
+    /**
+     * \param op an op of the workload
+     * \return the transport messages a SEND op is posted as: QpsPerConnection when it is split
+     *         over a network connection's queue pairs, else 1; its message ids are
+     *         GetMessageId(op) and the next ones
+     */
+    uint32_t GetMessageParts(uint32_t op) const;
     /// \return true once StartApplication() has run
     bool HasStarted() const;
 
@@ -143,6 +170,20 @@ class WorkloadApplication : public Application
      */
     void PostSend(uint32_t op);
     /**
+     * \brief Post one transport message of a SEND op.
+     * \param op the op
+     * \param qp the queue pair
+     * \param bytes its bytes
+     * \return its message id
+     */
+    uint32_t PostPart(uint32_t op, uint16_t qp, uint64_t bytes);
+    /**
+     * \param op a SEND op
+     * \return whether it crosses the network (between servers, not a reducer's): NCCL's
+     *         queue pairs per connection apply
+     */
+    bool OnNetwork(const WorkloadOp& op) const;
+    /**
      * \brief A message arrived at this endpoint (trace sink of its transport).
      * \param src source endpoint
      * \param dst destination endpoint (this one)
@@ -165,6 +206,13 @@ class WorkloadApplication : public Application
     uint64_t m_bytesTotal{0};            //!< SEND payload bytes
     uint64_t m_bytesDone{0};             //!< SEND payload bytes delivered
     uint64_t m_messagesPosted{0};        //!< SEND ops posted
+    uint32_t m_qpsPerConnection{1};      //!< queue pairs per connection
+    bool m_splitDataOnQps{false};        //!< split every message
+    std::unordered_map<uint64_t, uint64_t> m_requests;       //!< per connection (peer << 16 |
+                                                             //!< qp): messages posted
+    std::vector<uint32_t> m_partsLeft;                       //!< per own op: parts in flight
+    std::vector<uint64_t> m_partBytes;                       //!< per own op: parts' bytes in
+    uint64_t m_partsDelivered{0};                            //!< transport messages delivered
     std::unordered_map<uint32_t, int64_t> m_kernelFreePs;    //!< per group with a kernel rate:
                                                              //!< when its kernel is free, ps
     uint64_t m_messagesDelivered{0};                         //!< SEND ops delivered

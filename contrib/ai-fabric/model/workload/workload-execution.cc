@@ -304,6 +304,24 @@ WorkloadExecution::GetMessagesDelivered() const
     return n;
 }
 
+uint64_t
+WorkloadExecution::GetPartsDelivered() const
+{
+    uint64_t n = 0;
+    for (const auto& app : m_apps)
+    {
+        n += app ? app->GetPartsDelivered() : 0;
+    }
+    return n;
+}
+
+uint32_t
+WorkloadExecution::GetMessageParts(uint32_t op) const
+{
+    const uint32_t rank = (*m_ops)[op].rank;
+    return rank < m_apps.size() && m_apps[rank] ? m_apps[rank]->GetMessageParts(op) : 1;
+}
+
 const std::vector<WorkloadExecution::ConservationError>&
 WorkloadExecution::GetConservationErrors() const
 {

@@ -152,6 +152,14 @@ class WorkloadExecution : public Object
     uint64_t GetMessagesPosted() const;
     /// \return messages (SEND ops) delivered so far
     uint64_t GetMessagesDelivered() const;
+    /// \return transport messages of SEND ops delivered so far (a SEND split over a
+    /// connection's queue pairs is several: WorkloadApplication::GetMessageParts())
+    uint64_t GetPartsDelivered() const;
+    /**
+     * \param op a SEND op
+     * \return the transport messages it is posted as (ids GetMessageId(op) and the next ones)
+     */
+    uint32_t GetMessageParts(uint32_t op) const;
     /// \return the delivered messages that broke byte conservation, in delivery order
     const std::vector<ConservationError>& GetConservationErrors() const;
 
