@@ -676,6 +676,70 @@ class GoBackNReceiverTestCase : public TransportTestCase
 
 /**
  * \ingroup ai-fabric-tests
+ * \brief Go-back-N with a reorder window holds packets that arrive ahead (as spraying and
+ * adaptive routing deliver them) and accepts them in order once the gap fills: no drop, no
+ * NACK; a packet beyond the window is still a loss.
+ */
+class GoBackNReorderWindowTestCase : public TransportTestCase
+{
+  public:
+    GoBackNReorderWindowTestCase()
+        : TransportTestCase("Go-back-N with a reorder window is not triggered by reordering")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const LinkProfile p = RoceLike(LinkProfile::FlowControl::NONE);
+        const FabricGraph g = Star(p, 2);
+        Fabric f = FabricBuilder::Build(g, SpecLocation{});
+        Ptr<RdmaRecoveryOps> recovery = GoBackN();
+        recovery->SetAttribute("ReorderWindow", UintegerValue(4));
+        Configure(f, p, recovery);
+        Ptr<RdmaTransport> rx = f.transports[1];
+        Deliveries d;
+        rx->TraceConnectWithoutContext("MessageDelivered", MakeBoundCallback(&OnDelivered, &d));
+        std::vector<uint32_t> acks;
+        std::vector<uint32_t> nacks;
+        rx->TraceConnectWithoutContext("AckSent", MakeBoundCallback(&RecordPsn, &acks));
+        rx->TraceConnectWithoutContext("NackSent", MakeBoundCallback(&RecordPsn, &nacks));
+        Ptr<FabricNetDevice> nic = rx->GetNic();
+        auto deliver = [&nic](const FabricHeader& h) {
+            nic->Receive(MakePacket(h), 4178, 1);
+        };
+
+        // Message 0: PSN 0-3, arriving 2, 0, 3, 1 (all within the window of 4).
+        deliver(Data(0, 0, 4, 2));
+        deliver(Data(0, 0, 4, 0));
+        deliver(Data(0, 0, 4, 3));
+        NS_TEST_EXPECT_MSG_EQ(d.seen.size(), 0u, "held until the gap fills");
+        deliver(Data(0, 0, 4, 1)); // fills the gap: 1, 2, 3 accepted, message 0 delivered
+        NS_TEST_EXPECT_MSG_EQ(d.seen.size(), 1u, "message 0 delivered");
+        NS_TEST_EXPECT_MSG_EQ(Show(acks), "4", "ACK(4) on its last packet");
+        NS_TEST_EXPECT_MSG_EQ(nacks.size(), 0u, "no NACK for reordering");
+        deliver(Data(0, 0, 4, 3)); // a duplicate of an accepted packet
+        // Message 1: PSN 4-11. PSN 4 is lost; 5 and 6 are held; 8 is 4 ahead: a loss.
+        deliver(Data(1, 4, 8, 5));
+        deliver(Data(1, 4, 8, 6));
+        NS_TEST_EXPECT_MSG_EQ(nacks.size(), 0u, "within the window");
+        deliver(Data(1, 4, 8, 8));
+        NS_TEST_EXPECT_MSG_EQ(Show(nacks), "4", "beyond the window: NACK(4)");
+        // The sender goes back to 4: 4-11 in order; 5 and 6 are accepted from the window.
+        for (uint32_t psn = 4; psn < 12; ++psn)
+        {
+            deliver(Data(1, 4, 8, psn));
+        }
+        ExpectExactlyOnce(d, {{{0, 0}, 4 * 4096}, {{0, 1}, 8 * 4096}});
+        NS_TEST_EXPECT_MSG_EQ(rx->GetOutOfOrderDrops(), 1u, "only the packet beyond the window");
+        NS_TEST_EXPECT_MSG_EQ(rx->GetBytesReceived(), 12u * 4096, "bytes accepted once");
+        NS_TEST_EXPECT_MSG_EQ(rx->GetMessagesInProgress(), 0u, "nothing in progress");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup ai-fabric-tests
  * \brief Go-back-N on a lossless path only coalesces ACKs (no timer outlives the transfer).
  */
 class GoBackNLosslessTestCase : public TransportTestCase
@@ -1089,6 +1153,7 @@ class AiFabricTransportTestSuite : public TestSuite
         AddTestCase(new PacingTestCase);
         AddTestCase(new RecoverySelectionTestCase);
         AddTestCase(new GoBackNReceiverTestCase);
+        AddTestCase(new GoBackNReorderWindowTestCase);
         AddTestCase(new GoBackNLosslessTestCase);
         AddTestCase(new GoBackNSendWindowTestCase);
         AddTestCase(new GoBackNRetransmitsTheLostRangeTestCase);

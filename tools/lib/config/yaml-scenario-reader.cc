@@ -3361,6 +3361,28 @@ spec::TransportKeys()
                      "go-back-N: PSN of every queue pair's first packet; PSNs wrap after "
                      "2^32 - 1 as a NIC's 24-bit PSNs do (results do not depend on it)",
                      [](const Field& f) { return std::to_string(ReadInteger(f, 0, u32)); }),
+        AttributeKey("reorder_window",
+                     "ReorderWindow",
+                     "integer (packets) or `auto`",
+                     "0 or a power of two up to 65536",
+                     "go-back-N: packets a receiver holds ahead of the expected PSN until the "
+                     "gap fills (out-of-order placement); one further ahead is a loss; 0 = "
+                     "every packet ahead is a loss; `auto` (default): 256 where the routing "
+                     "reorders a queue pair's packets (forwarding spray or adaptive, routing "
+                     "valiant or ugal), else 0",
+                     [](const Field& f) {
+                         if (f.value.IsScalar() && f.value.Scalar() == "auto")
+                         {
+                             return std::string("auto");
+                         }
+                         const uint64_t w = ReadInteger(f, 0, 65536);
+                         if ((w & (w - 1)) != 0)
+                         {
+                             f.Fail("must be 0, a power of two (e.g. 256) or 'auto', got "
+                                    + f.value.Scalar());
+                         }
+                         return std::to_string(w);
+                     }),
     };
     return keys;
 }
@@ -3531,6 +3553,43 @@ ReadAdaptiveRouting(const Field& f, const std::string& path, ScenarioSpec& s)
     }
     s.adaptiveRoutingAttributes = ReadAttributes(a, AdaptiveRoutingKeys());
     s.ugalRoutingAttributes = ReadAttributes(a, UgalRoutingKeys());
+}
+
+/**
+ * \brief Resolve `transport: reorder_window` (absent or `auto`): 256 packets where go-back-N
+ * runs and the routing reorders a queue pair's packets, else 0 (the attribute's default).
+ * \param s the scenario (forwarding, transport and topology read)
+ * \param facts what the topology's links resolve `auto` settings to
+ */
+void
+ResolveReorderWindow(ScenarioSpec& s, const TopologyFacts& facts)
+{
+    const bool goBackN = s.reliability == ReliabilitySetting::GO_BACK_N
+                         || (s.reliability == ReliabilitySetting::AUTO
+                             && facts.autoReliability == ReliabilitySetting::GO_BACK_N);
+    const PathChoice choice = s.topology.Is<DragonflyPlusSpec>()
+                                  ? s.topology.As<DragonflyPlusSpec>().routing
+                                  : PathChoice::MINIMAL;
+    const bool reorders = s.forwarding == ForwardingMode::SPRAY
+                          || s.forwarding == ForwardingMode::ADAPTIVE
+                          || choice != PathChoice::MINIMAL;
+    // 256 packets (1 MiB at a 4 KiB MTU): a configurable assumption, not a NIC's measured
+    // figure (docs/transport.md).
+    const std::string window = reorders ? "256" : "0";
+    auto it = std::find_if(s.transportAttributes.begin(),
+                           s.transportAttributes.end(),
+                           [](const auto& a) { return a.first == "ReorderWindow"; });
+    if (it != s.transportAttributes.end())
+    {
+        if (it->second == "auto")
+        {
+            it->second = window;
+        }
+    }
+    else if (goBackN && reorders)
+    {
+        s.transportAttributes.emplace_back("ReorderWindow", window);
+    }
 }
 
 /// \return hints for keys of `dcqcn:` and `transport:` written in the wrong place
@@ -3932,6 +3991,7 @@ ReadScenarioFile(const std::string& path)
     {
         ReadAdaptiveRouting(*ar, path, s);
     }
+    ResolveReorderWindow(s, facts);
     if (!goBackNKey.empty() && s.reliability == ReliabilitySetting::AUTO
         && facts.autoReliability != ReliabilitySetting::GO_BACK_N)
     {

@@ -50,7 +50,14 @@ GoBackNRecovery::GetTypeId()
                             "as at connection set-up); PSNs wrap after 2^32 - 1",
                             UintegerValue(0),
                             MakeUintegerAccessor(&GoBackNRecovery::m_initialPsn),
-                            MakeUintegerChecker<uint32_t>());
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("ReorderWindow",
+                            "Packets a receiver holds ahead of the expected PSN (out-of-order "
+                            "placement); a packet this far ahead or more is a loss (0: every "
+                            "packet ahead is)",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&GoBackNRecovery::m_reorderWindow),
+                            MakeUintegerChecker<uint32_t>(0, 65536));
     return tid;
 }
 
@@ -82,6 +89,7 @@ GoBackNRecovery::Fork() const
     g->m_window = m_window;
     g->m_rto = m_rto;
     g->m_initialPsn = m_initialPsn;
+    g->m_reorderWindow = m_reorderWindow;
     return g;
 }
 
@@ -196,14 +204,29 @@ GoBackNRecovery::ReceiveData(const FabricFields& h)
     }
     if (h.m_psn == rx.expected)
     {
-        ++rx.expected;
-        rx.nackSent = false;
-        rx.dupSinceAck = 0;
-        Accept(h, rx);
-        if (++rx.sinceAck >= m_ackInterval || (h.m_flags & FabricHeader::FLAG_LAST))
+        AcceptInOrder(h, rx);
+    }
+    else if (RdmaTransport::PsnBefore(rx.expected, h.m_psn) && m_reorderWindow > 0
+             && h.m_psn - rx.expected < m_reorderWindow)
+    {
+        // Ahead, within the window: hold it until the gap before it fills.
+        if (rx.ahead.empty())
         {
-            rx.sinceAck = 0;
-            SendAck(h.m_src, h.m_qp, rx.expected);
+            NS_ABORT_MSG_IF((m_reorderWindow & (m_reorderWindow - 1)) != 0,
+                            "ReorderWindow " << m_reorderWindow << " is not a power of two");
+            rx.ahead.resize(m_reorderWindow);
+            rx.held.assign(m_reorderWindow, false);
+        }
+        const uint32_t slot = h.m_psn & (m_reorderWindow - 1);
+        if (rx.held[slot] && rx.ahead[slot].m_psn == h.m_psn)
+        {
+            ++m_dupDrops; // held already (a resend after a NACK or a timeout)
+        }
+        else
+        {
+            rx.heldCount += rx.held[slot] ? 0 : 1;
+            rx.held[slot] = true;
+            rx.ahead[slot] = h;
         }
     }
     else if (RdmaTransport::PsnBefore(rx.expected, h.m_psn))
@@ -228,6 +251,54 @@ GoBackNRecovery::ReceiveData(const FabricFields& h)
             SendAck(h.m_src, h.m_qp, rx.expected);
         }
     }
+}
+
+void
+GoBackNRecovery::AcceptInOrder(const FabricFields& h, Receiver& rx)
+{
+    const FabricFields* next = &h;
+    bool fromSlot = false;
+    while (next)
+    {
+        const FabricFields cur = *next; // (the slot it came from is freed below)
+        if (rx.heldCount > 0)
+        {
+            // The packet's slot, if it holds this PSN (taken from it, or held before and now
+            // arrived again in order after a go-back), is free again.
+            const uint32_t slot = cur.m_psn & (m_reorderWindow - 1);
+            if (rx.held[slot] && rx.ahead[slot].m_psn == cur.m_psn)
+            {
+                rx.held[slot] = false;
+                --rx.heldCount;
+                m_reordered += fromSlot ? 1 : 0;
+            }
+        }
+        ++rx.expected;
+        rx.nackSent = false;
+        rx.dupSinceAck = 0;
+        Accept(cur, rx);
+        if (++rx.sinceAck >= m_ackInterval || (cur.m_flags & FabricHeader::FLAG_LAST))
+        {
+            rx.sinceAck = 0;
+            SendAck(cur.m_src, cur.m_qp, rx.expected);
+        }
+        next = nullptr;
+        if (rx.heldCount > 0)
+        {
+            const uint32_t slot = rx.expected & (m_reorderWindow - 1);
+            if (rx.held[slot] && rx.ahead[slot].m_psn == rx.expected)
+            {
+                next = &rx.ahead[slot];
+                fromSlot = true;
+            }
+        }
+    }
+}
+
+uint64_t
+GoBackNRecovery::GetReorderedPackets() const
+{
+    return m_reordered;
 }
 
 void

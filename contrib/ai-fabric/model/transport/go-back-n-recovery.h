@@ -38,7 +38,15 @@ namespace ns3
  * progress, up to 64 x (RFC 6298 style backoff, so that a timeout shorter than
  * the round trip cannot livelock). SendWindow optionally caps the
  * unacknowledged packets per queue pair (default: no cap, as RDMA NICs have
- * none). Spraying reorders packets and so would trigger go-back-N spuriously.
+ * none).
+ *
+ * Reordering (spraying, adaptive routing, Valiant detours): with ReorderWindow W > 0 the
+ * receiver keeps a packet up to W - 1 PSNs ahead of the expected one (out-of-order placement,
+ * as NICs that support adaptive routing do: NVIDIA ConnectX-7 and BlueField-3 place packets
+ * in memory as they arrive and complete in order). It is accepted, in PSN order, once the gap
+ * before it has filled; only a packet W or more ahead counts as a loss (drop and NACK). With
+ * W = 0 (the default) every packet ahead is a loss, so reordering alone triggers go-back-N.
+ * The window's slots are allocated at a queue pair's first out-of-order packet.
  */
 class GoBackNRecovery : public RdmaRecoveryOps
 {
@@ -58,6 +66,8 @@ class GoBackNRecovery : public RdmaRecoveryOps
     void ReceiveAck(uint32_t qi, const FabricFields& h) override;
     void ReceiveData(const FabricFields& h) override;
     uint64_t GetMessagesInProgress() const override;
+    /// \return packets that arrived ahead of the expected PSN, were held and accepted later
+    uint64_t GetReorderedPackets() const;
     uint64_t GetPartialBytes(uint32_t src, uint32_t msgId) const override;
 
   protected:
@@ -85,6 +95,10 @@ class GoBackNRecovery : public RdmaRecoveryOps
         bool nackSent{false};    //!< NACK sent, no progress since
         uint32_t msgId{0};       //!< message being received
         uint64_t msgGot{0};      //!< its payload bytes accepted so far
+        /// Reorder window: slot (psn mod W) holds a packet ahead of expected (its header).
+        std::vector<FabricFields> ahead;
+        std::vector<bool> held; //!< per slot: a packet is held
+        uint32_t heldCount{0};  //!< packets held
     };
 
     /**
@@ -98,14 +112,23 @@ class GoBackNRecovery : public RdmaRecoveryOps
      * \param rx the receiver state of its queue pair
      */
     void Accept(const FabricFields& h, Receiver& rx);
+    /**
+     * \brief Accept a packet at the expected PSN and then every held packet that follows it
+     * without a gap; acknowledge as in-order packets are.
+     * \param h the packet at rx.expected
+     * \param rx the receiver state of its queue pair
+     */
+    void AcceptInOrder(const FabricFields& h, Receiver& rx);
 
     /// Most doublings of the retransmission timeout without progress (64 x RetransmitTimeout).
     static constexpr uint8_t MAX_BACKOFF = 6;
 
-    uint32_t m_ackInterval{16}; //!< ACK every this many packets
-    uint32_t m_window{0};       //!< most unacknowledged packets per queue pair (0: no cap)
-    Time m_rto;                 //!< retransmission timeout
-    uint32_t m_initialPsn{0};   //!< PSN of every queue pair's first packet
+    uint32_t m_ackInterval{16};  //!< ACK every this many packets
+    uint32_t m_window{0};        //!< most unacknowledged packets per queue pair (0: no cap)
+    Time m_rto;                  //!< retransmission timeout
+    uint32_t m_initialPsn{0};    //!< PSN of every queue pair's first packet
+    uint32_t m_reorderWindow{0}; //!< packets a receiver may hold ahead of expected (0: none)
+    uint64_t m_reordered{0};     //!< packets held ahead and accepted later
 
     std::vector<Sender> m_tx;                    //!< per queue pair (transport's index)
     std::unordered_map<uint64_t, Receiver> m_rx; //!< (src, qp) -> receiver state
