@@ -740,6 +740,70 @@ class GoBackNReorderWindowTestCase : public TransportTestCase
 
 /**
  * \ingroup ai-fabric-tests
+ * \brief A gap before held packets that stays open ReorderTimeout is a loss: the receiver
+ * NACKs the missing PSN (a lost packet at a message's end has no later packet to reveal it);
+ * a gap that fills in time costs nothing.
+ */
+class GoBackNReorderTimeoutTestCase : public TransportTestCase
+{
+  public:
+    GoBackNReorderTimeoutTestCase()
+        : TransportTestCase("Go-back-N with a reorder window NACKs a gap that stays open")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const LinkProfile p = RoceLike(LinkProfile::FlowControl::NONE);
+        const FabricGraph g = Star(p, 2);
+        Fabric f = FabricBuilder::Build(g, SpecLocation{});
+        Ptr<RdmaRecoveryOps> recovery = GoBackN();
+        recovery->SetAttribute("ReorderWindow", UintegerValue(8));
+        recovery->SetAttribute("ReorderTimeout", TimeValue(MicroSeconds(8)));
+        Configure(f, p, recovery);
+        Ptr<RdmaTransport> rx = f.transports[1];
+        Deliveries d;
+        rx->TraceConnectWithoutContext("MessageDelivered", MakeBoundCallback(&OnDelivered, &d));
+        std::vector<uint32_t> nacks;
+        rx->TraceConnectWithoutContext("NackSent", MakeBoundCallback(&RecordPsn, &nacks));
+        Ptr<FabricNetDevice> nic = rx->GetNic();
+        auto deliver = [&nic](const FabricHeader& h) {
+            nic->Receive(MakePacket(h), 4178, 1);
+        };
+
+        // Message 0: PSN 0-2; PSN 0 is lost, 1 and 2 are held; nothing follows.
+        deliver(Data(0, 0, 3, 2));
+        deliver(Data(0, 0, 3, 1));
+        Simulator::Stop(MicroSeconds(7));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(nacks.size(), 0u, "within the timeout: still reordering");
+        Simulator::Stop(MicroSeconds(2));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(Show(nacks), "0", "the gap stayed open: NACK(0)");
+        Simulator::Stop(MicroSeconds(20));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(Show(nacks), "0", "one NACK per gap");
+        // The resend of 0 fills the gap: 0, 1, 2 accepted, the message delivered.
+        deliver(Data(0, 0, 3, 0));
+        ExpectExactlyOnce(d, {{{0, 0}, 3 * 4096}});
+        // Message 1: PSN 3-5 arrive 4, 3, 5 within the timeout: no NACK, no timer left behind.
+        deliver(Data(1, 3, 3, 4));
+        Simulator::Stop(MicroSeconds(3));
+        Simulator::Run();
+        deliver(Data(1, 3, 3, 3));
+        deliver(Data(1, 3, 3, 5));
+        Simulator::Stop(MicroSeconds(30));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(Show(nacks), "0", "a gap that filled in time is not a loss");
+        ExpectExactlyOnce(d, {{{0, 0}, 3 * 4096}, {{0, 1}, 3 * 4096}});
+        NS_TEST_EXPECT_MSG_EQ(rx->GetOutOfOrderDrops(), 0u, "nothing dropped");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup ai-fabric-tests
  * \brief Go-back-N on a lossless path only coalesces ACKs (no timer outlives the transfer).
  */
 class GoBackNLosslessTestCase : public TransportTestCase
@@ -1154,6 +1218,7 @@ class AiFabricTransportTestSuite : public TestSuite
         AddTestCase(new RecoverySelectionTestCase);
         AddTestCase(new GoBackNReceiverTestCase);
         AddTestCase(new GoBackNReorderWindowTestCase);
+        AddTestCase(new GoBackNReorderTimeoutTestCase);
         AddTestCase(new GoBackNLosslessTestCase);
         AddTestCase(new GoBackNSendWindowTestCase);
         AddTestCase(new GoBackNRetransmitsTheLostRangeTestCase);

@@ -57,7 +57,16 @@ GoBackNRecovery::GetTypeId()
                             "packet ahead is)",
                             UintegerValue(0),
                             MakeUintegerAccessor(&GoBackNRecovery::m_reorderWindow),
-                            MakeUintegerChecker<uint32_t>(0, 65536));
+                            MakeUintegerChecker<uint32_t>(0, 65536))
+              .AddAttribute("ReorderTimeout",
+                            "With a reorder window: a gap before held packets still open this "
+                            "long after it opened is a loss (NACK of the expected PSN); a "
+                            "configurable assumption, not a NIC's published figure: below "
+                            "RetransmitTimeout, above the spread of queueing delays between "
+                            "paths (docs/transport.md)",
+                            TimeValue(MicroSeconds(32)),
+                            MakeTimeAccessor(&GoBackNRecovery::m_reorderTimeout),
+                            MakeTimeChecker(PicoSeconds(1)));
     return tid;
 }
 
@@ -77,6 +86,10 @@ GoBackNRecovery::DoDispose()
         s.rto.Cancel();
     }
     m_tx.clear();
+    for (auto& [key, rx] : m_rx)
+    {
+        rx.gapTimer.Cancel();
+    }
     m_rx.clear();
     RdmaRecoveryOps::DoDispose();
 }
@@ -90,6 +103,7 @@ GoBackNRecovery::Fork() const
     g->m_rto = m_rto;
     g->m_initialPsn = m_initialPsn;
     g->m_reorderWindow = m_reorderWindow;
+    g->m_reorderTimeout = m_reorderTimeout;
     return g;
 }
 
@@ -210,24 +224,7 @@ GoBackNRecovery::ReceiveData(const FabricFields& h)
              && h.m_psn - rx.expected < m_reorderWindow)
     {
         // Ahead, within the window: hold it until the gap before it fills.
-        if (rx.ahead.empty())
-        {
-            NS_ABORT_MSG_IF((m_reorderWindow & (m_reorderWindow - 1)) != 0,
-                            "ReorderWindow " << m_reorderWindow << " is not a power of two");
-            rx.ahead.resize(m_reorderWindow);
-            rx.held.assign(m_reorderWindow, false);
-        }
-        const uint32_t slot = h.m_psn & (m_reorderWindow - 1);
-        if (rx.held[slot] && rx.ahead[slot].m_psn == h.m_psn)
-        {
-            ++m_dupDrops; // held already (a resend after a NACK or a timeout)
-        }
-        else
-        {
-            rx.heldCount += rx.held[slot] ? 0 : 1;
-            rx.held[slot] = true;
-            rx.ahead[slot] = h;
-        }
+        Hold(h, rx);
     }
     else if (RdmaTransport::PsnBefore(rx.expected, h.m_psn))
     {
@@ -254,25 +251,58 @@ GoBackNRecovery::ReceiveData(const FabricFields& h)
 }
 
 void
+GoBackNRecovery::Hold(const FabricFields& h, Receiver& rx)
+{
+    // Held packets are kept in PSN order from rx.head; packets mostly arrive in order, so the
+    // scan from the back usually stops at once.
+    std::size_t at = rx.ahead.size();
+    while (at > rx.head && RdmaTransport::PsnBefore(h.m_psn, rx.ahead[at - 1].m_psn))
+    {
+        --at;
+    }
+    if (at > rx.head && rx.ahead[at - 1].m_psn == h.m_psn)
+    {
+        ++m_dupDrops; // held already (a resend after a NACK or a timeout)
+        return;
+    }
+    rx.ahead.insert(rx.ahead.begin() + static_cast<std::ptrdiff_t>(at), h);
+    if (!rx.gapTimer.IsRunning())
+    {
+        rx.src = h.m_src;
+        rx.qp = h.m_qp;
+        rx.gapAt = rx.expected;
+        rx.gapTimer = Simulator::Schedule(m_reorderTimeout,
+                                          &GoBackNRecovery::GapTimeout,
+                                          this,
+                                          Key(h.m_src, h.m_qp));
+    }
+}
+
+void
+GoBackNRecovery::GapTimeout(uint64_t key)
+{
+    const auto it = m_rx.find(key);
+    if (it == m_rx.end() || it->second.head == it->second.ahead.size())
+    {
+        return;
+    }
+    Receiver& rx = it->second;
+    if (rx.expected == rx.gapAt && !rx.nackSent)
+    {
+        // The gap did not move: the packet at its start is lost.
+        rx.nackSent = true;
+        SendNack(rx.src, rx.qp, rx.expected);
+    }
+    rx.gapAt = rx.expected;
+    rx.gapTimer = Simulator::Schedule(m_reorderTimeout, &GoBackNRecovery::GapTimeout, this, key);
+}
+
+void
 GoBackNRecovery::AcceptInOrder(const FabricFields& h, Receiver& rx)
 {
-    const FabricFields* next = &h;
-    bool fromSlot = false;
-    while (next)
+    FabricFields cur = h;
+    while (true)
     {
-        const FabricFields cur = *next; // (the slot it came from is freed below)
-        if (rx.heldCount > 0)
-        {
-            // The packet's slot, if it holds this PSN (taken from it, or held before and now
-            // arrived again in order after a go-back), is free again.
-            const uint32_t slot = cur.m_psn & (m_reorderWindow - 1);
-            if (rx.held[slot] && rx.ahead[slot].m_psn == cur.m_psn)
-            {
-                rx.held[slot] = false;
-                --rx.heldCount;
-                m_reordered += fromSlot ? 1 : 0;
-            }
-        }
         ++rx.expected;
         rx.nackSent = false;
         rx.dupSinceAck = 0;
@@ -282,16 +312,36 @@ GoBackNRecovery::AcceptInOrder(const FabricFields& h, Receiver& rx)
             rx.sinceAck = 0;
             SendAck(cur.m_src, cur.m_qp, rx.expected);
         }
-        next = nullptr;
-        if (rx.heldCount > 0)
+        // The next PSN, if held; held packets now behind expected (resent and accepted in
+        // order meanwhile) are dropped.
+        while (rx.head < rx.ahead.size()
+               && RdmaTransport::PsnBefore(rx.ahead[rx.head].m_psn, rx.expected))
         {
-            const uint32_t slot = rx.expected & (m_reorderWindow - 1);
-            if (rx.held[slot] && rx.ahead[slot].m_psn == rx.expected)
-            {
-                next = &rx.ahead[slot];
-                fromSlot = true;
-            }
+            ++rx.head;
         }
+        if (rx.head == rx.ahead.size() || rx.ahead[rx.head].m_psn != rx.expected)
+        {
+            break;
+        }
+        cur = rx.ahead[rx.head++];
+        ++m_reordered;
+    }
+    if (rx.head == rx.ahead.size() && !rx.ahead.empty())
+    {
+        // Nothing held: the list restarts (its capacity kept up to 64 packets).
+        rx.gapTimer.Cancel();
+        rx.head = 0;
+        rx.ahead.clear();
+        if (rx.ahead.capacity() > 64)
+        {
+            std::vector<FabricFields>().swap(rx.ahead);
+        }
+    }
+    else if (rx.head > 32 && 2 * rx.head > rx.ahead.size())
+    {
+        // Mostly accepted entries: drop them (amortized: at most once per head/2 packets).
+        rx.ahead.erase(rx.ahead.begin(), rx.ahead.begin() + static_cast<std::ptrdiff_t>(rx.head));
+        rx.head = 0;
     }
 }
 

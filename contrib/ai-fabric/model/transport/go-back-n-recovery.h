@@ -44,9 +44,12 @@ namespace ns3
  * receiver keeps a packet up to W - 1 PSNs ahead of the expected one (out-of-order placement,
  * as NICs that support adaptive routing do: NVIDIA ConnectX-7 and BlueField-3 place packets
  * in memory as they arrive and complete in order). It is accepted, in PSN order, once the gap
- * before it has filled; only a packet W or more ahead counts as a loss (drop and NACK). With
- * W = 0 (the default) every packet ahead is a loss, so reordering alone triggers go-back-N.
- * The window's slots are allocated at a queue pair's first out-of-order packet.
+ * before it has filled; a packet W or more ahead counts as a loss (drop and NACK), and so does
+ * a gap still open ReorderTimeout after it opened (a lost packet near a message's end has no
+ * later packet to reveal it). With W = 0 (the default) every packet ahead is a loss, so
+ * reordering alone triggers go-back-N. Held packets are kept per queue pair in a list in PSN
+ * order, as long as the packets held (no per-packet allocation once it has grown; its
+ * capacity is released when it empties, above 64 packets).
  */
 class GoBackNRecovery : public RdmaRecoveryOps
 {
@@ -89,16 +92,18 @@ class GoBackNRecovery : public RdmaRecoveryOps
     /// Receiver state per (source, queue pair).
     struct Receiver
     {
-        uint32_t expected{0};    //!< next expected PSN (InitialPsn first)
-        uint32_t sinceAck{0};    //!< in-order packets since the last ACK
-        uint32_t dupSinceAck{0}; //!< duplicates since the last progress
-        bool nackSent{false};    //!< NACK sent, no progress since
-        uint32_t msgId{0};       //!< message being received
-        uint64_t msgGot{0};      //!< its payload bytes accepted so far
-        /// Reorder window: slot (psn mod W) holds a packet ahead of expected (its header).
-        std::vector<FabricFields> ahead;
-        std::vector<bool> held; //!< per slot: a packet is held
-        uint32_t heldCount{0};  //!< packets held
+        uint32_t expected{0};            //!< next expected PSN (InitialPsn first)
+        uint32_t sinceAck{0};            //!< in-order packets since the last ACK
+        uint32_t dupSinceAck{0};         //!< duplicates since the last progress
+        bool nackSent{false};            //!< NACK sent, no progress since
+        uint32_t msgId{0};               //!< message being received
+        uint64_t msgGot{0};              //!< its payload bytes accepted so far
+        std::vector<FabricFields> ahead; //!< packets held ahead of expected, in PSN order
+        std::size_t head{0};             //!< first still held in ahead (earlier: accepted)
+        EventId gapTimer;                //!< ReorderTimeout of the open gap
+        uint32_t gapAt{0};               //!< expected PSN when the gap timer was set
+        uint32_t src{0};                 //!< the queue pair's source (for the gap's NACK)
+        uint16_t qp{0};                  //!< the queue pair
     };
 
     /**
@@ -119,6 +124,19 @@ class GoBackNRecovery : public RdmaRecoveryOps
      * \param rx the receiver state of its queue pair
      */
     void AcceptInOrder(const FabricFields& h, Receiver& rx);
+    /**
+     * \brief Hold a packet ahead of the expected PSN (within the window); start the gap
+     * timer if none runs.
+     * \param h the packet
+     * \param rx the receiver state of its queue pair
+     */
+    void Hold(const FabricFields& h, Receiver& rx);
+    /**
+     * \brief ReorderTimeout of a queue pair's gap: NACK the expected PSN if the gap has not
+     * moved since, else wait again while packets are held.
+     * \param key the receiver's (source, queue pair) key
+     */
+    void GapTimeout(uint64_t key);
 
     /// Most doublings of the retransmission timeout without progress (64 x RetransmitTimeout).
     static constexpr uint8_t MAX_BACKOFF = 6;
@@ -128,6 +146,7 @@ class GoBackNRecovery : public RdmaRecoveryOps
     Time m_rto;                  //!< retransmission timeout
     uint32_t m_initialPsn{0};    //!< PSN of every queue pair's first packet
     uint32_t m_reorderWindow{0}; //!< packets a receiver may hold ahead of expected (0: none)
+    Time m_reorderTimeout;       //!< a gap open this long is a loss
     uint64_t m_reordered{0};     //!< packets held ahead and accepted later
 
     std::vector<Sender> m_tx;                    //!< per queue pair (transport's index)
