@@ -32,23 +32,30 @@ const char* const DF9 = "topology:\n  kind: dragonfly-plus\n  groups: 9\n  leave
 const char* const ALL_TO_ALL = "traffic:\n  collectives:\n    - name: a\n      op: all-to-all\n"
                                "      protocol: none\n      algorithm: direct\n      size: 4MiB\n";
 
-/// Write a scenario of \p head (run keys) + DF9 with \p routing + ALL_TO_ALL; return its path.
+/// Write a scenario of \p head (run keys) + \p topology (DF9 by default) with \p routing +
+/// ALL_TO_ALL; return its path.
 std::string
-Write(const std::string& name, const std::string& head, const std::string& routing)
+Write(const std::string& name,
+      const std::string& head,
+      const std::string& routing,
+      const std::string& topology = DF9)
 {
     const std::filesystem::path dir = aifabrictest::FreshScratch("routing-choice-" + name);
     const std::filesystem::path p = dir / "s.yaml";
     std::ofstream(p) << "name: " << name << "\n"
-                     << head << DF9 << "  routing: " << routing << "\n"
+                     << head << topology << "  routing: " << routing << "\n"
                      << ALL_TO_ALL;
     return p.string();
 }
 
-/// Run \p head + DF9 with \p routing.
+/// Run \p head + \p topology (DF9 by default) with \p routing.
 RunResults
-RunDf9(const std::string& name, const std::string& head, const std::string& routing)
+RunDf9(const std::string& name,
+       const std::string& head,
+       const std::string& routing,
+       const std::string& topology = DF9)
 {
-    return RunScenario(ReadScenarioFile(Write(name, head, routing)), RunOptions{});
+    return RunScenario(ReadScenarioFile(Write(name, head, routing, topology)), RunOptions{});
 }
 
 /// Wire bytes sent on links between two spines of different groups.
@@ -116,49 +123,70 @@ TEST(RoutingChoice, UgalDetoursBetweenMinimalAndValiant)
     EXPECT_NE(GlobalBytes(ugal), GlobalBytes(local));
 }
 
-// `adaptive_routing:` reaches the strategy: downstream_weight 0 and packet granularity are
-// the defaults (identical ports), flowlets and the downstream signal change the paths.
+// `adaptive_routing:` reaches the strategy: the defaults written out give identical ports,
+// flowlets and the local least-queue choice change the paths.
 TEST(RoutingChoice, AdaptiveRoutingKeysReachTheSwitches)
 {
     const std::string adaptive = "seed: 1\nforwarding: adaptive\n";
     const RunResults plain = RunDf9("plain", adaptive, "minimal");
-    const RunResults defaults = RunDf9(
-        "defaults",
-        adaptive + "adaptive_routing:\n  granularity: packet\n  downstream_weight: 0\n  bias: 0B\n",
-        "minimal");
+    const RunResults defaults
+        = RunDf9("defaults",
+                 adaptive
+                     + "adaptive_routing:\n  granularity: packet\n  downstream_weight: 1\n"
+                       "  downstream_threshold: 256KiB\n  band: 4KiB\n  bias: 0B\n",
+                 "minimal");
     const RunResults flowlet = RunDf9("flowlet",
                                       adaptive
                                           + "adaptive_routing:\n  granularity: flowlet\n"
                                             "  flowlet_gap: 1us\n  bias: 4KiB\n",
                                       "minimal");
+    const RunResults least
+        = RunDf9("least",
+                 adaptive + "adaptive_routing:\n  band: 0B\n  downstream_weight: 0\n",
+                 "minimal");
     ASSERT_EQ(plain.ports.size(), defaults.ports.size());
-    bool sameAsDefaults = true;
-    bool sameAsFlowlet = true;
-    for (std::size_t i = 0; i < plain.ports.size(); ++i)
-    {
-        sameAsDefaults = sameAsDefaults && plain.ports[i].txBytes == defaults.ports[i].txBytes;
-        sameAsFlowlet = sameAsFlowlet && plain.ports[i].txBytes == flowlet.ports[i].txBytes;
-    }
-    EXPECT_TRUE(sameAsDefaults);
-    EXPECT_FALSE(sameAsFlowlet);
+    const auto same = [&](const RunResults& a) {
+        for (std::size_t i = 0; i < plain.ports.size(); ++i)
+        {
+            if (plain.ports[i].txBytes != a.ports[i].txBytes)
+            {
+                return false;
+            }
+        }
+        return true;
+    };
+    EXPECT_TRUE(same(defaults));
+    EXPECT_FALSE(same(flowlet));
+    EXPECT_FALSE(same(least));
+    EXPECT_TRUE(least.complete);
     EXPECT_TRUE(flowlet.complete);
 }
 
-// No credit deadlock under the new routings: over 8 seeds each run completes (the watchdog
-// stays quiet) with every invariant held.
+// No credit or PFC deadlock under the new routings: over 8 seeds each run completes (the
+// watchdog stays quiet) with every invariant held and nothing dropped.
 TEST(RoutingChoice, NoDeadlockOverEightSeeds)
 {
+    // DF9 on RoCE: PFC instead of credits, the lanes as classes.
+    std::string roce = DF9;
+    roce.replace(roce.find("ib-ndr"), 6, "roce-400g");
+
     const struct
     {
         const char* head;
         const char* routing;
+        bool pfc;
     } cases[] = {
-        {"forwarding: adaptive\nadaptive_routing:\n  downstream_weight: 1\n  random_ties: true\n",
-         "valiant"},
+        {"forwarding: adaptive\n", "minimal", false},
+        {"forwarding: adaptive\nadaptive_routing:\n  band: 0B\n  random_ties: true\n",
+         "valiant",
+         false},
         {"forwarding: adaptive\nadaptive_routing:\n  granularity: flowlet\n"
          "  ugal_downstream_weight: 2\n",
-         "ugal"},
-        {"forwarding: spray\n", "ugal"},
+         "ugal",
+         false},
+        {"forwarding: spray\n", "ugal", false},
+        {"forwarding: adaptive\n", "ugal", true},
+        {"forwarding: adaptive\n", "valiant", true},
     };
 
     int k = 0;
@@ -168,9 +196,102 @@ TEST(RoutingChoice, NoDeadlockOverEightSeeds)
         {
             const RunResults r = RunDf9("seed-" + std::to_string(k++),
                                         "seed: " + std::to_string(seed) + "\n" + c.head,
-                                        c.routing);
-            EXPECT_TRUE(r.complete) << c.routing << " seed " << seed << ": " << r.stopReason;
-            EXPECT_TRUE(r.violations.empty()) << c.routing << " seed " << seed;
+                                        c.routing,
+                                        c.pfc ? roce : DF9);
+            const std::string what = std::string(c.routing) + (c.pfc ? " (PFC)" : " (credits)")
+                                     + " seed " + std::to_string(seed);
+            EXPECT_TRUE(r.complete) << what << ": " << r.stopReason;
+            EXPECT_TRUE(r.violations.empty()) << what;
+            EXPECT_TRUE(r.deadlockCycle.empty()) << what;
+            EXPECT_EQ(r.counters.drops, 0u) << what;
+        }
+    }
+}
+
+namespace
+{
+
+/// One small fabric of each family the bisection target names (issue 16), with several paths
+/// between the two halves of the analyzer's cut, and the per-pair size that saturates it.
+struct Family
+{
+    const char* name;     //!< the family
+    const char* topology; //!< its topology mapping
+    uint32_t gpus;        //!< GPUs
+    const char* pair;     //!< bytes each cross pair exchanges
+};
+
+const Family FAMILIES[] = {
+    {"fat-tree", "  kind: fat-tree\n  radix: 4\n  link: {profile: ib-ndr}\n", 16, "2MiB"},
+    {"leaf-spine-3to1",
+     "  kind: leaf-spine\n  radix: 16\n  oversubscription: \"3:1\"\n  leaves: 4\n"
+     "  link: {profile: ib-ndr}\n",
+     48,
+     "1MiB"},
+    {"rail-optimized",
+     "  kind: rail-optimized\n  gpus_per_server: 4\n  servers_per_su: 4\n  sus: 2\n"
+     "  nvlink: true\n  link: {profile: ib-ndr}\n",
+     32,
+     "1MiB"},
+    {"dragonfly-plus",
+     "  kind: dragonfly-plus\n  groups: 4\n  leaves_per_group: 2\n  spines_per_group: 3\n"
+     "  gpus_per_leaf: 3\n  global_links_per_spine: 2\n  link: {profile: ib-ndr}\n",
+     24,
+     "1MiB"},
+};
+
+/// The cross-cut all-to-all on \p f (every GPU of the first half sends the pair size to every
+/// GPU of the second half and back) under \p forwarding; the achieved share of the bisection.
+double
+CrossCut(const Family& f, const std::string& forwarding, uint32_t seed)
+{
+    const std::string tag = std::string(f.name) + "-" + forwarding + "-" + std::to_string(seed);
+    const std::filesystem::path dir = aifabrictest::FreshScratch("cross-cut-" + tag);
+    const std::filesystem::path p = dir / "s.yaml";
+    std::ofstream out(p);
+    out << "name: cross-cut\nseed: " << seed << "\nforwarding: " << forwarding << "\ntopology:\n"
+        << f.topology
+        << "traffic:\n  collectives:\n    - name: x\n      op: all-to-all\n"
+           "      protocol: none\n      algorithm: direct\n      matrix:\n";
+    const uint32_t half = f.gpus / 2;
+    for (uint32_t i = 0; i < f.gpus; ++i)
+    {
+        out << "        - [";
+        for (uint32_t j = 0; j < f.gpus; ++j)
+        {
+            out << (j ? ", " : "") << (((i < half) != (j < half)) ? f.pair : "0B");
+        }
+        out << "]\n";
+    }
+    out.close();
+    const RunResults r = RunScenario(ReadScenarioFile(p.string()), RunOptions{});
+    EXPECT_TRUE(r.complete) << tag;
+    EXPECT_TRUE(r.violations.empty()) << tag;
+    if (r.bisection.size() != 1 || r.bisection[0].sideAGpus != half)
+    {
+        ADD_FAILURE() << tag << ": the analyzer's cut is not the first half";
+        return 0;
+    }
+    return r.bisection[0].ratio;
+}
+
+} // namespace
+
+// The issue's target: a cross-cut all-to-all reaches 95 % of the analyzer's bisection with
+// adaptive routing on the fat-tree, 3:1 leaf-spine, rail-optimized and Dragonfly+ families,
+// over seeds, where ECMP's flow collisions leave a large share unused (measured 0.47-0.81
+// here; docs/bisection-efficiency.md has the sample fabrics).
+TEST(RoutingChoice, AdaptiveRoutingReachesNinetyFivePercentOfTheBisection)
+{
+    for (const Family& f : FAMILIES)
+    {
+        for (uint32_t seed = 1; seed <= 2; ++seed)
+        {
+            EXPECT_GE(CrossCut(f, "adaptive", seed), 0.95) << f.name << " seed " << seed;
+        }
+        if (std::string(f.name) != "dragonfly-plus")
+        {
+            EXPECT_LT(CrossCut(f, "ecmp", 1), 0.9) << f.name;
         }
     }
 }
@@ -241,7 +362,7 @@ TEST(RoutingChoice, ReorderWindowKeepsReorderingFromTriggeringGoBackN)
     EXPECT_LT(held.counters.drops * 4, none.counters.drops);
 }
 
-// reorder_window: a power of two or auto, only where go-back-N runs.
+// reorder_window: at most 65536 packets or auto, only where go-back-N runs.
 TEST(RoutingChoice, ReorderWindowRefusals)
 {
     const auto write = [](const std::string& name, const std::string& transport) {
@@ -251,7 +372,7 @@ TEST(RoutingChoice, ReorderWindowRefusals)
                          << transport << DF9 << ALL_TO_ALL;
         return p.string();
     };
-    EXPECT_NE(ErrorOf(write("three", "  reliability: go-back-n\n  reorder_window: 3\n"))
+    EXPECT_NE(ErrorOf(write("too-far", "  reliability: go-back-n\n  reorder_window: 70000\n"))
                   .find("s.yaml:5:19: error: "),
               std::string::npos);
     EXPECT_NE(ErrorOf(write("lossless", "  reorder_window: 64\n"))

@@ -3364,7 +3364,7 @@ spec::TransportKeys()
         AttributeKey("reorder_window",
                      "ReorderWindow",
                      "integer (packets) or `auto`",
-                     "0 or a power of two up to 65536",
+                     "0 to 65536",
                      "go-back-N: packets a receiver holds ahead of the expected PSN until the "
                      "gap fills (out-of-order placement); one further ahead is a loss; 0 = "
                      "every packet ahead is a loss; `auto` (default): 256 where the routing "
@@ -3375,14 +3375,16 @@ spec::TransportKeys()
                          {
                              return std::string("auto");
                          }
-                         const uint64_t w = ReadInteger(f, 0, 65536);
-                         if ((w & (w - 1)) != 0)
-                         {
-                             f.Fail("must be 0, a power of two (e.g. 256) or 'auto', got "
-                                    + f.value.Scalar());
-                         }
-                         return std::to_string(w);
+                         return std::to_string(ReadInteger(f, 0, 65536));
                      }),
+        AttributeKey("reorder_timeout",
+                     "ReorderTimeout",
+                     "duration",
+                     "> 0",
+                     "go-back-N with a reorder window: a gap before held packets still open this "
+                     "long is a loss, NACKed (default 32us, a configurable assumption: a lost "
+                     "packet near a message's end has no later packet to reveal it)",
+                     [](const Field& f) { return PicoSecondsText(ReadTime(f, true)); }),
     };
     return keys;
 }
@@ -3424,8 +3426,9 @@ spec::AdaptiveRoutingKeys()
                      "DownstreamWeight",
                      "number",
                      "0 to 1000, plain decimal",
-                     "weight of the next switch's queue towards the destination in a port's "
-                     "cost; 0 (default) = the local egress queue alone",
+                     "weight of the next switch's congestion towards the destination (its queue "
+                     "beyond downstream_threshold) in a port's cost (default 1); 0 = the local "
+                     "egress queue alone",
                      [](const Field& f) {
                          const double w = ReadNumber(f, "0.5");
                          if (!(w >= 0 && w <= 1000))
@@ -3434,12 +3437,28 @@ spec::AdaptiveRoutingKeys()
                          }
                          return DoubleText(w);
                      }),
+        AttributeKey("downstream_threshold",
+                     "DownstreamThreshold",
+                     "size",
+                     ">= 0",
+                     "the next switch's queue towards the destination counts as congestion only "
+                     "beyond this (default 256KiB: ib-ndr's credit window per lane, an "
+                     "assumption)",
+                     [](const Field& f) { return std::to_string(ReadBytes(f, false)); }),
+        AttributeKey("band",
+                     "Band",
+                     "size",
+                     ">= 0",
+                     "unit of the exponential quality bands a port's cost is graded into; the "
+                     "packet takes a random port of the best band (default 4KiB, one MTU "
+                     "packet); 0B = the least cost",
+                     [](const Field& f) { return std::to_string(ReadBytes(f, false)); }),
         AttributeKey("bias",
                      "Bias",
                      "size",
                      ">= 0",
                      "another port must cost this many bytes less than the current one (the "
-                     "flowlet's, or the ECMP hash's) to be taken; 0 (default) = the least cost",
+                     "flowlet's, or the ECMP hash's) to be taken; 0 (default) = no current port",
                      [](const Field& f) { return std::to_string(ReadBytes(f, false)); }),
         AttributeKey("random_ties",
                      "RandomTies",

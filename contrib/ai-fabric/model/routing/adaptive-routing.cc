@@ -50,17 +50,38 @@ AdaptiveRouting::GetTypeId()
                             MakeUintegerAccessor(&AdaptiveRouting::m_tableSize),
                             MakeUintegerChecker<uint32_t>(1))
               .AddAttribute("DownstreamWeight",
-                            "Weight of the next switch's queue towards the destination in a "
-                            "port's cost (0: the local egress queue alone)",
-                            DoubleValue(0.0),
+                            "Weight of the next switch's congestion towards the destination (its "
+                            "queue beyond DownstreamThreshold) in a port's cost (0: the local "
+                            "egress queue alone)",
+                            DoubleValue(1.0),
                             MakeDoubleAccessor(&AdaptiveRouting::m_downstreamWeight),
                             MakeDoubleChecker<double>(0.0))
+              .AddAttribute("DownstreamThreshold",
+                            "The next switch's queue towards the destination counts only beyond "
+                            "this many bytes, as an adaptive-routing notification reports a "
+                            "congested port, not a busy one. Default: ib-ndr's credit window "
+                            "per lane (256 KiB), the queue that can hold an upstream port's "
+                            "credits (head-of-line blocking); a configurable assumption, "
+                            "measured in docs/bisection-efficiency.md",
+                            UintegerValue(262144),
+                            MakeUintegerAccessor(&AdaptiveRouting::m_downstreamThreshold),
+                            MakeUintegerChecker<uint64_t>())
               .AddAttribute("Bias",
                             "Bytes by which another port must cost less than the current one "
                             "(the flowlet's, or the ECMP hash's for per-packet choice) to be "
-                            "taken; 0: the least cost, ties to a rotating first",
+                            "taken; 0: no current port (quality bands, then random)",
                             UintegerValue(0),
                             MakeUintegerAccessor(&AdaptiveRouting::m_bias),
+                            MakeUintegerChecker<uint64_t>())
+              .AddAttribute("Band",
+                            "Unit of the quality bands: a port's cost is quantized into "
+                            "exponential bands (band 0 below Band bytes, band k from "
+                            "Band x 2^(k-1)), as switch ASICs quantize port quality, and the "
+                            "packet takes a random port of the best band; 0: the least cost "
+                            "(ties by RandomTies). Default: one ib-ndr MTU packet (4 KiB), "
+                            "a configurable assumption",
+                            UintegerValue(4096),
+                            MakeUintegerAccessor(&AdaptiveRouting::m_band),
                             MakeUintegerChecker<uint64_t>())
               .AddAttribute("RandomTies",
                             "Scan the candidates from a random start (drawn from the switch's "
@@ -110,10 +131,22 @@ AdaptiveRouting::Cost(uint16_t port, const FabricFields& header, uint8_t priorit
         return local;
     }
     const uint64_t next = DownstreamBytes(port, header.m_dst, priority);
+    const uint64_t excess = next > m_downstreamThreshold ? next - m_downstreamThreshold : 0;
     return local
            + (m_downstreamWeight == 1.0
-                  ? next
-                  : static_cast<uint64_t>(std::llround(m_downstreamWeight * next)));
+                  ? excess
+                  : static_cast<uint64_t>(std::llround(m_downstreamWeight * excess)));
+}
+
+uint32_t
+AdaptiveRouting::QualityBand(uint64_t cost) const
+{
+    uint32_t band = 0;
+    for (uint64_t units = cost / m_band; units > 0; units >>= 1)
+    {
+        ++band;
+    }
+    return band;
 }
 
 uint16_t
@@ -138,6 +171,29 @@ AdaptiveRouting::Least(const uint16_t* ports,
             }
         }
         return bestCost + m_bias < currentCost ? best : current;
+    }
+    if (m_band > 0)
+    {
+        // Quality bands: the ports of the best band are equally good; one of them at random
+        // (so equal ports are sprayed, and switches reading the same state do not herd).
+        uint32_t bands[MAX_SCAN];
+        const uint32_t scan = std::min<uint32_t>(n, MAX_SCAN);
+        uint32_t best = UINT32_MAX;
+        for (uint32_t k = 0; k < scan; ++k)
+        {
+            bands[k] = QualityBand(Cost(ports[k], header, priority));
+            best = std::min(best, bands[k]);
+        }
+        uint16_t good[MAX_SCAN];
+        uint32_t m = 0;
+        for (uint32_t k = 0; k < scan; ++k)
+        {
+            if (bands[k] == best)
+            {
+                good[m++] = ports[k];
+            }
+        }
+        return m == 1 ? good[0] : good[m_rng->GetInteger(0, m - 1)];
     }
     const uint32_t start = m_randomTies ? m_rng->GetInteger(0, n - 1) : m_rotate++ % n;
     uint16_t best = ports[start];
