@@ -95,8 +95,8 @@ TEST(Protocol, FramingStretchesTheTransfer)
     EXPECT_NEAR(ll.flows[0].FctS() / simple.flows[0].FctS(), 2.0, 0.01);
     EXPECT_NEAR(ll128.flows[0].FctS() / simple.flows[0].FctS(), 128.0 / 120, 0.01);
     // The message is posted after its hop latency (NCCL's NET row: Simple 14 us, LL 2.7 us).
-    EXPECT_NEAR(simple.flows[0].startS - simple.collectives[0].startS, 8.4e-6 + 14e-6, 1e-9);
-    EXPECT_NEAR(ll.flows[0].startS - ll.collectives[0].startS, 6.6e-6 + 2.7e-6, 1e-9);
+    EXPECT_NEAR(simple.flows[0].postedS - simple.collectives[0].startS, 8.4e-6 + 14e-6, 1e-9);
+    EXPECT_NEAR(ll.flows[0].postedS - ll.collectives[0].startS, 6.6e-6 + 2.7e-6, 1e-9);
 }
 
 /// LL's low latency wins for small buffers, Simple's full-rate wire for large ones.
@@ -192,7 +192,7 @@ TEST(Protocol, SlotsBoundASendersLead)
             ASSERT_GT(flows.size(), 2u * slots);
             for (std::size_t j = slots; j < flows.size(); ++j)
             {
-                EXPECT_GE(flows[j]->startS, flows[j - slots]->endS - 1e-12)
+                EXPECT_GE(flows[j]->postedS, flows[j - slots]->endS - 1e-12)
                     << "slots " << slots << ", send " << j;
             }
             // In flight at each post: at most `slots`, and the limit is reached.
@@ -201,7 +201,7 @@ TEST(Protocol, SlotsBoundASendersLead)
                 uint32_t open = 0;
                 for (std::size_t k = 0; k <= j; ++k)
                 {
-                    open += flows[k]->endS > flows[j]->startS ? 1 : 0;
+                    open += flows[k]->endS > flows[j]->postedS ? 1 : 0;
                 }
                 maxInFlight = std::max(maxInFlight, open);
             }
@@ -218,7 +218,7 @@ TEST(Protocol, SlotsBoundASendersLead)
     uint32_t atZero = 0;
     for (const FlowRecord& f : r.flows)
     {
-        atZero += f.src == 0 && f.startS == 0 ? 1 : 0;
+        atZero += f.src == 0 && f.postedS == 0 ? 1 : 0;
     }
     EXPECT_EQ(atZero, (16u << 20) / 4 / (64 * 1024));
 }

@@ -129,8 +129,8 @@ MakeResults()
         f.dst = (i + 1) % 4;
         f.bytes = 1000 + i;
         f.wireBytes = 2 * f.bytes; // as LL frames it
-        f.startS = 0.001 + i * 1e-6;
-        f.endS = f.startS + (i + 1) * 1.5e-6;
+        f.postedS = 0.001 + i * 1e-6;
+        f.endS = f.postedS + (i + 1) * 1.5e-6;
         r.flows.push_back(f);
     }
     return r;
@@ -498,13 +498,17 @@ TEST_F(ResultsWriterFileTest, FlowsCsvHeaderRowsAndDeterminism)
     }
     ASSERT_EQ(lines.size(), 1 + r.flows.size());
     EXPECT_EQ(lines[0],
-              "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown,"
-              "wire_bytes");
-    // flow 0: start 1 ms = 1000000 ns, fct 1.5 us = 1500 ns; no ideal: empty
-    EXPECT_EQ(lines[1], "0,ar0,0,0,1,1000,1000000.000,1001500.000,1500.000,,,2000");
-    // flow 3: quoted name; start 1.003 ms, fct 6 us
+              "flow_id,collective,step,src,dst,bytes,posted_ns,eligible_ns,first_byte_ns,end_ns,"
+              "backlog_ns,fct_ns,shared_ns,ideal_ns,slowdown,wire_bytes");
+    // flow 0: posted 1 ms = 1000000 ns (eligible unknown: the post; first byte unknown:
+    // empty), fct 1.5 us = 1500 ns; no ideal: empty
+    EXPECT_EQ(lines[1],
+              "0,ar0,0,0,1,1000,1000000.000,1000000.000,,1001500.000,0.000,1500.000,0.000,,,"
+              "2000");
+    // flow 3: quoted name; posted 1.003 ms, fct 6 us
     EXPECT_EQ(lines[4],
-              "3,\"odd,name \"\"q\"\"\",0,3,0,1003,1003000.000,1009000.000,6000.000,,,2006");
+              "3,\"odd,name \"\"q\"\"\",0,3,0,1003,1003000.000,1003000.000,,1009000.000,0.000,"
+              "6000.000,0.000,,,2006");
     EXPECT_EQ(text.back(), '\n');
 
     WriteFlowsCsv(r, Path("again.csv"));
@@ -520,21 +524,21 @@ TEST(ResultsWriter, FlowsCsvPicosecondRounding)
     FlowRecord f;
     f.id = 7;
     f.collective = "c";
-    f.startS = 1.2345674e-6; // 1234.5674 ns -> 1234.567
-    f.endS = 1.2345676e-6;   // 1234.5676 ns -> 1234.568
+    f.postedS = 1.2345674e-6; // 1234.5674 ns -> 1234.567
+    f.endS = 1.2345676e-6;    // 1234.5676 ns -> 1234.568
     r.flows.push_back(f);
     FlowRecord g = f;
     g.id = 8;
-    g.startS = 0;
+    g.postedS = 0;
     g.endS = std::numeric_limits<double>::quiet_NaN();
     r.flows.push_back(g);
     std::ostringstream os;
     WriteFlowsCsv(r, os);
     EXPECT_EQ(os.str(),
-              "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown,"
-              "wire_bytes\n"
-              "7,c,0,0,0,0,1234.567,1234.568,0.001,,,0\n"
-              "8,c,0,0,0,0,0.000,,,,,0\n");
+              "flow_id,collective,step,src,dst,bytes,posted_ns,eligible_ns,first_byte_ns,end_ns,"
+              "backlog_ns,fct_ns,shared_ns,ideal_ns,slowdown,wire_bytes\n"
+              "7,c,0,0,0,0,1234.567,1234.567,,1234.568,0.000,0.001,0.000,,,0\n"
+              "8,c,0,0,0,0,0.000,0.000,,,0.000,,0.000,,,0\n");
 }
 
 TEST(ResultsWriter, EmptyFlowsCsvIsHeaderOnly)
@@ -542,8 +546,8 @@ TEST(ResultsWriter, EmptyFlowsCsvIsHeaderOnly)
     std::ostringstream os;
     WriteFlowsCsv(RunResults{}, os);
     EXPECT_EQ(os.str(),
-              "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown,"
-              "wire_bytes\n");
+              "flow_id,collective,step,src,dst,bytes,posted_ns,eligible_ns,first_byte_ns,end_ns,"
+              "backlog_ns,fct_ns,shared_ns,ideal_ns,slowdown,wire_bytes\n");
 }
 
 // ---------------------------------------------------------------------------

@@ -393,8 +393,15 @@ RunCollectives(const FabricGraph& graph,
             f.src = op.rank;
             f.dst = op.peer;
             f.bytes = op.bytes;
-            f.startS = run->GetOpStart(i).GetSeconds();
+            f.postedS = run->GetOpStart(i).GetSeconds();
             f.endS = end.GetSeconds();
+            const WorkloadSendTiming t = run->GetSendTiming(i);
+            if (!t.eligible.IsNegative())
+            {
+                f.eligibleS = t.eligible.GetSeconds();
+                f.firstByteS = t.firstByte.GetSeconds();
+                f.sharedS = t.shared.GetSeconds();
+            }
             c.endS = std::max(c.endS, f.endS);
             double& finish = c.finishSPerRank[position(op.peer)];
             finish = std::max(finish, f.endS);

@@ -815,7 +815,7 @@ class RingSameSeedTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(a.flows.size(), b.flows.size(), "flows");
         for (std::size_t i = 0; i < a.flows.size(); ++i)
         {
-            NS_TEST_EXPECT_MSG_EQ(a.flows[i].startS, b.flows[i].startS, "flow " << i);
+            NS_TEST_EXPECT_MSG_EQ(a.flows[i].postedS, b.flows[i].postedS, "flow " << i);
             NS_TEST_EXPECT_MSG_EQ(a.flows[i].endS, b.flows[i].endS, "flow " << i);
             NS_TEST_EXPECT_MSG_EQ(a.flows[i].src, b.flows[i].src, "flow " << i);
             NS_TEST_EXPECT_MSG_EQ(a.flows[i].dst, b.flows[i].dst, "flow " << i);
@@ -1271,7 +1271,7 @@ Flow(uint32_t src, uint32_t dst, uint64_t bytes, double startS, double endS)
     f.src = src;
     f.dst = dst;
     f.bytes = bytes;
-    f.startS = startS;
+    f.postedS = startS;
     f.endS = endS;
     return f;
 }

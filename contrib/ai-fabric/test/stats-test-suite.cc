@@ -391,7 +391,7 @@ class FillTailsTestCase : public TestCase
                   f.collective = name;
                   f.src = src;
                   f.dst = dst;
-                  f.startS = 1.0;
+                  f.postedS = 1.0;
                   f.endS = 1.0 + fct;
                   f.idealS = ideal;
                   return f;

@@ -125,6 +125,13 @@ struct ScenarioSpec
     /// Time-series bin width (`results: sample_interval`); 0 = automatic bins
     /// (docs/results-format.md, timeseries.csv).
     Time sampleInterval{0};
+    /// Training flows written to flows.csv (`results: flows`): group kinds ("tp", "dp",
+    /// "moe-dispatch", ...; TrainingGroupInfo::KindName) or "all"; empty: none unless
+    /// resultFlowSample is given (then every kind)
+    std::vector<std::string> resultFlowKinds;
+    double resultFlowSample{1.0};      //!< share of the chosen training flows written (0, 1]
+    bool resultFlowSampleGiven{false}; //!< `results: flow_sample` was given
+    SpecLocation resultFlowsWhere;     //!< where `results: flows` (or flow_sample) was given
 
     /// Straggler attribution (`attribution:`); AUTO is resolved by ResolveAttribution() (on
     /// up to ATTRIBUTION_AUTO_MAX_MESSAGES messages).

@@ -71,7 +71,7 @@ const std::vector<std::string> SCENARIO_KEYS = {"name",
                                                 "attribution",
                                                 "capture"};
 /// Keys of the scenario's `results:` mapping.
-const std::vector<std::string> RESULTS_KEYS = {"sample_interval"};
+const std::vector<std::string> RESULTS_KEYS = {"sample_interval", "flows", "flow_sample"};
 /// Keys of a traffic mapping.
 const std::vector<std::string> TRAFFIC_KEYS
     = {"name", "collectives", "training", "locality", "iterations"};
@@ -3982,6 +3982,59 @@ ReadScenarioFile(const std::string& path)
                 }
             }
         }
+        if (const Field* fl = r.Find("flows"))
+        {
+            // Training flows in flows.csv: kinds of group, or all of them.
+            s.resultFlowsWhere = fl->KeyWhere();
+            const auto one = [&s](const Field& item, const YAML::Node& node) {
+                const std::string v = node.IsScalar() ? node.Scalar() : std::string();
+                bool known = v == "all";
+                for (uint32_t k = 1; k < TrainingGroupInfo::KINDS && !known; ++k)
+                {
+                    known = v == TrainingGroupInfo::KindName(k);
+                }
+                if (!known)
+                {
+                    std::string names = "'all'";
+                    for (uint32_t k = 1; k < TrainingGroupInfo::KINDS; ++k)
+                    {
+                        names += std::string(", '") + TrainingGroupInfo::KindName(k) + "'";
+                    }
+                    item.Fail("a kind of training group (" + names + "), got "
+                              + (node.IsScalar() ? "'" + v + "'" : Describe(node)));
+                }
+                s.resultFlowKinds.push_back(v);
+            };
+            if (fl->value.IsSequence())
+            {
+                if (fl->value.size() == 0)
+                {
+                    fl->Fail("an empty list selects no flow; leave 'flows' out instead");
+                }
+                for (const YAML::Node& item : fl->value)
+                {
+                    one(Field{fl->key, fl->keyNode, item, fl->file}, item);
+                }
+            }
+            else
+            {
+                one(*fl, fl->value);
+            }
+        }
+        if (const Field* fs = r.Find("flow_sample"))
+        {
+            s.resultFlowSample = ReadNumber(*fs, "0.01");
+            s.resultFlowSampleGiven = true;
+            if (!(s.resultFlowSample > 0 && s.resultFlowSample <= 1))
+            {
+                fs->Fail("must be a share of the flows, greater than 0 and at most 1, got "
+                         + fs->value.Scalar());
+            }
+            if (s.resultFlowKinds.empty())
+            {
+                s.resultFlowsWhere = fs->KeyWhere();
+            }
+        }
     }
     ReadRunOutputs(m, path, s);
 
@@ -4030,6 +4083,12 @@ ReadScenarioFile(const std::string& path)
                              defaultName.empty() ? s.name + "-traffic" : defaultName,
                              &s.topology,
                              &facts);
+    if ((!s.resultFlowKinds.empty() || s.resultFlowSampleGiven) && !s.traffic.hasTraining)
+    {
+        throw SpecError(s.resultFlowsWhere,
+                        "'flows' and 'flow_sample' choose training flows for flows.csv, but the "
+                        "traffic has no training job (a collective's flows are always written)");
+    }
     return s;
 }
 

@@ -140,9 +140,21 @@ StragglerText(const StragglerFigure& f)
     {
         return "n/a";
     }
-    return "rank " + std::to_string(f.position) + " (GPU " + std::to_string(f.gpu) + "): "
-           + (std::isfinite(f.overMedian) ? Num(f.overMedian, 3) + "x median, " : std::string())
-           + "+" + Dur(f.minusMedianS);
+    const std::string last
+        = "rank " + std::to_string(f.position) + " (GPU " + std::to_string(f.gpu) + "): "
+          + (std::isfinite(f.overMedian) ? Num(f.overMedian, 3) + "x median, " : std::string())
+          + "+" + Dur(f.minusMedianS);
+    if (!f.scheduled)
+    {
+        return last;
+    }
+    if (f.fabric)
+    {
+        return "rank " + std::to_string(f.delayedPosition) + " (GPU " + std::to_string(f.delayedGpu)
+               + "): the fabric delayed it +" + Dur(f.delayS - f.medianDelayS)
+               + " over the median rank";
+    }
+    return "none" + (f.minusMedianS > 0 ? " (last: " + last + ", its schedule)" : std::string());
 }
 
 /// \return utilisation of a port over the run
@@ -192,6 +204,7 @@ WriteReportCollectives(const RunResults& r, std::ostream& os)
     for (const CollectiveResult& c : r.collectives)
     {
         const double ratio = c.analyticS > 0 ? c.durationS / c.analyticS : NAN;
+        const double boundRatio = c.bound.seconds > 0 ? c.durationS / c.bound.seconds : NAN;
         rows.push_back({c.name,
                         c.algorithm + " " + c.op,
                         std::to_string(c.ranks),
@@ -200,8 +213,17 @@ WriteReportCollectives(const RunResults& r, std::ostream& os)
                         Num(c.busbwGBps, 2),
                         c.analyticS > 0 ? Dur(c.analyticS) : "n/a",
                         Num(ratio, 3),
+                        c.bound.seconds > 0 ? Dur(c.bound.seconds) : "n/a",
+                        Num(boundRatio, 3),
+                        c.bound.link.empty() ? "-" : c.bound.link + " (" + c.bound.tierClass + ")",
                         StragglerText(c.straggler)});
     }
+    os << "*analytic* is the textbook alpha-beta formula on the collective's paths; *bound* is "
+          "the fabric-aware bound: the bytes the algorithm puts on its busiest link over that "
+          "link's rate, plus the launch latency and one step's alpha (docs/collectives.md, "
+          "\"Fabric-aware bound\"). sim/analytic far from 1 with sim/bound near 1 is the formula's "
+          "error, not "
+          "the fabric's; sim/bound well above 1 is congestion the fabric adds.\n\n";
     Table(os,
           {"collective",
            "operation",
@@ -211,8 +233,11 @@ WriteReportCollectives(const RunResults& r, std::ostream& os)
            "busbw (GB/s)",
            "analytic",
            "sim/analytic",
-           "straggler (vs median rank)"},
-          {false, false, true, true, true, true, true, true, false},
+           "bound",
+           "sim/bound",
+           "bottleneck",
+           "straggler (delayed by the fabric beyond the median rank)"},
+          {false, false, true, true, true, true, true, true, true, true, false, false},
           rows);
 }
 
@@ -224,12 +249,17 @@ WriteReportTails(const RunResults& r, std::ostream& os)
         return;
     }
     os << "## Tails\n\n"
-       << "Flow completion time (FCT) and slowdown = FCT / the message's time alone on an "
-          "empty fabric; percentiles are R-7 (docs/results-format.md). FCT counts from when "
-          "the message was posted, so a message queued behind its sender's earlier messages "
-          "(pipelined chunks, many peers) shows a slowdown above 1 even on an idle network.\n\n";
+       << "Flow completion time (FCT) counts from when the message could leave (the head of its "
+          "queue pair: the messages its sender posted before it on that queue pair sent) to its "
+          "last byte delivered; the wait before, from its post, is the sender's own backlog. "
+          "Slowdown = (FCT - the time the sender's port spent on its other packets while the "
+          "message waited its turn) / the message's time alone on an empty fabric, so an idle "
+          "fabric shows 1. Percentiles are R-7 (docs/results-format.md, \"Message timing\").\n\n";
     std::vector<std::vector<std::string>> rows;
-    auto add = [&rows](const std::string& name, const TailSummary& f, const TailSummary& s) {
+    auto add = [&rows](const std::string& name,
+                       const TailSummary& f,
+                       const TailSummary& s,
+                       const TailSummary& b) {
         rows.push_back({name,
                         std::to_string(f.count),
                         Dur(f.p50),
@@ -239,16 +269,29 @@ WriteReportTails(const RunResults& r, std::ostream& os)
                         Dur(f.max),
                         Num(s.p50, 2),
                         Num(s.p99, 2),
-                        Num(s.max, 2)});
+                        Num(s.max, 2),
+                        Dur(b.p50),
+                        Dur(b.max)});
     };
-    add("all flows", r.fct, r.slowdown);
+    add("all flows", r.fct, r.slowdown, r.backlog);
     for (const CollectiveResult& c : r.collectives)
     {
-        add(c.name, c.fct, c.slowdown);
+        add(c.name, c.fct, c.slowdown, c.backlog);
     }
     Table(os,
-          {"flows", "count", "FCT p50", "p90", "p99", "p99.9", "max", "slowdown p50", "p99", "max"},
-          {false, true, true, true, true, true, true, true, true, true},
+          {"flows",
+           "count",
+           "FCT p50",
+           "p90",
+           "p99",
+           "p99.9",
+           "max",
+           "slowdown p50",
+           "p99",
+           "max",
+           "sender backlog p50",
+           "max"},
+          {false, true, true, true, true, true, true, true, true, true, true, true},
           rows);
     bool any = false;
     for (const CollectiveResult& c : r.collectives)
@@ -459,7 +502,7 @@ WriteReportTraining(const RunResults& r, std::ostream& os)
         rows.push_back({std::to_string(it.iteration),
                         Dur(it.stepS),
                         Pct(share(it.computeS)),
-                        Pct(share(it.pipelineIdleS)),
+                        t.pp > 1 ? Pct(share(it.pipelineIdleS)) : Pct(share(it.skewS)),
                         Pct(share(it.exposedTensorS)),
                         Pct(share(it.exposedPipelineS)),
                         Pct(share(it.exposedExpertS)),
@@ -471,15 +514,62 @@ WriteReportTraining(const RunResults& r, std::ostream& os)
           {"iteration",
            "step",
            "compute",
-           "bubble",
+           t.pp > 1 ? "bubble" : "skew (no pipeline)",
            "exposed TP",
            "exposed PP",
            "exposed EP",
            "exposed DP",
            "MFU",
-           "last rank (vs median rank end)"},
+           "straggler (delayed by the fabric beyond the median rank)"},
           {true, true, true, true, true, true, true, true, true, false},
           rows);
+    if (t.communication.empty())
+    {
+        return;
+    }
+    os << "Communication per kind of group (every group's row, and each rank's tails per kind, "
+          "are in collectives.csv and rank-phases.csv): FCT from eligible; a rank's span is from "
+          "the first post to the last arrival of the messages it sends or receives in a group "
+          "(its trace.json event); sim/analytic and sim/bound are each group's duration over "
+          "its formula and its fabric-aware bound.\n\n";
+    rows.clear();
+    for (const TrainingCommResult& c : t.communication)
+    {
+        rows.push_back({c.kind,
+                        std::to_string(c.groups),
+                        Dur(c.duration.p50),
+                        Dur(c.duration.max),
+                        Dur(c.fct.p50),
+                        Dur(c.fct.p99),
+                        Dur(c.fct.max),
+                        Num(c.slowdown.p50, 2),
+                        Num(c.slowdown.p99, 2),
+                        Dur(c.rankSpan.p50),
+                        Dur(c.rankSpan.p99),
+                        Dur(c.rankSpan.max),
+                        c.simOverAnalytic.count ? Num(c.simOverAnalytic.p50, 3) : "n/a",
+                        c.simOverBound.count ? Num(c.simOverBound.p50, 3) : "n/a",
+                        c.simOverBound.count ? Num(c.simOverBound.max, 3) : "n/a"});
+    }
+    Table(
+        os,
+        {"kind",
+         "groups",
+         "duration p50",
+         "max",
+         "FCT p50",
+         "p99",
+         "max",
+         "slowdown p50",
+         "p99",
+         "rank span p50",
+         "p99",
+         "max",
+         "sim/analytic p50",
+         "sim/bound p50",
+         "max"},
+        {false, true, true, true, true, true, true, true, true, true, true, true, true, true, true},
+        rows);
 }
 
 void

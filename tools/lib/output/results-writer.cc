@@ -230,6 +230,48 @@ WriteStraggler(JsonWriter& w, const StragglerFigure& f)
     w.Key("median_s").Double(f.medianS);
     w.Key("over_median").Double(f.overMedian);
     w.Key("minus_median_s").Double(f.minusMedianS);
+    if (f.scheduled)
+    {
+        w.Key("fabric_straggler").Bool(f.fabric);
+        w.Key("delayed_rank").Uint(f.delayedPosition);
+        w.Key("delayed_gpu").Uint(f.delayedGpu);
+        w.Key("fabric_delay_s").Double(f.delayS);
+        w.Key("median_fabric_delay_s").Double(f.medianDelayS);
+    }
+    w.EndObject();
+}
+
+/**
+ * \brief Write a fabric-aware bound as a JSON object (null without one).
+ * \param w the writer, positioned where a value is due
+ * \param b the bound
+ */
+void
+WriteBound(JsonWriter& w, const BoundFigure& b)
+{
+    if (b.seconds < 0)
+    {
+        w.Null();
+        return;
+    }
+    w.BeginObject();
+    w.Key("seconds").Double(b.seconds);
+    w.Key("bandwidth_s").Double(b.bandwidthS);
+    w.Key("latency_s").Double(b.latencyS);
+    w.Key("bottleneck");
+    if (b.link.empty())
+    {
+        w.Null();
+    }
+    else
+    {
+        w.BeginObject();
+        w.Key("link").String(b.link);
+        w.Key("tier_class").String(b.tierClass);
+        w.Key("wire_bytes").Double(b.wireBytes);
+        w.Key("rate_Gbps").Double(b.rateBps / 1e9);
+        w.EndObject();
+    }
     w.EndObject();
 }
 
@@ -257,6 +299,13 @@ WriteCollective(JsonWriter& w, const CollectiveResult& c)
     w.Key("alpha_s").Double(c.alphaS);
     w.Key("beta_s_per_byte").Double(c.betaSPerByte);
     w.Key("sim_over_analytic").Double(SimOverAnalytic(c)); // NaN -> null
+    w.Key("alpha_intra_s").Double(c.alphaIntraS);
+    w.Key("beta_intra_s_per_byte").Double(c.betaIntraSPerByte);
+    w.Key("bound");
+    WriteBound(w, c.bound);
+    w.Key("sim_over_bound")
+        .Double(c.bound.seconds > 0 && c.durationS > 0 ? c.durationS / c.bound.seconds
+                                                       : std::numeric_limits<double>::quiet_NaN());
 
     w.Key("bytes_sent_per_rank").BeginObject();
     if (c.bytesSentPerRank.empty())
@@ -302,6 +351,10 @@ WriteCollective(JsonWriter& w, const CollectiveResult& c)
     WriteTails(w, c.fct);
     w.Key("slowdown");
     WriteTails(w, c.slowdown);
+    w.Key("backlog_s");
+    WriteTails(w, c.backlog);
+    w.Key("shared_s");
+    WriteTails(w, c.shared);
 
     w.EndObject();
 }
@@ -340,6 +393,7 @@ WriteTraining(JsonWriter& w, const TrainingResult& t)
         w.Key("step_s").Double(it.stepS);
         w.Key("mean_compute_s").Double(it.computeS);
         w.Key("mean_pipeline_idle_s").Double(it.pipelineIdleS);
+        w.Key("mean_skew_s").Double(it.skewS);
         w.Key("mean_exposed_s").BeginObject();
         w.Key("tp").Double(it.exposedTensorS);
         w.Key("pp").Double(it.exposedPipelineS);
@@ -349,6 +403,7 @@ WriteTraining(JsonWriter& w, const TrainingResult& t)
         w.Key("compute_share").Double(share(it.computeS));
         w.Key("exposed_comm_share").Double(share(it.ExposedS()));
         w.Key("bubble_share").Double(share(it.pipelineIdleS));
+        w.Key("skew_share").Double(share(it.skewS));
         w.Key("achieved_mfu").Double(it.achievedMfu);
         w.Key("rank_end_s");
         WriteTails(w, it.rankEnd);
@@ -367,6 +422,18 @@ WriteTraining(JsonWriter& w, const TrainingResult& t)
         w.Key("bytes").Uint(c.bytes);
         w.Key("busy_s").Double(c.busyS);
         w.Key("max_s").Double(c.maxS);
+        w.Key("duration_s");
+        WriteTails(w, c.duration);
+        w.Key("fct_s");
+        WriteTails(w, c.fct);
+        w.Key("slowdown");
+        WriteTails(w, c.slowdown);
+        w.Key("rank_span_s");
+        WriteTails(w, c.rankSpan);
+        w.Key("sim_over_analytic");
+        WriteTails(w, c.simOverAnalytic);
+        w.Key("sim_over_bound");
+        WriteTails(w, c.simOverBound);
         w.EndObject();
     }
     w.EndArray();
@@ -447,8 +514,11 @@ PrintTraining(const TrainingResult& t, std::ostream& os)
     }
     for (const TrainingIterationResult& it : t.iterations)
     {
+        // A bubble only with pipeline stages; without them, the ranks' skew.
         os << "  iteration " << it.iteration << ": step " << HumanTime(it.stepS) << " | compute "
-           << pct(it.computeS, it.stepS) << " | bubble " << pct(it.pipelineIdleS, it.stepS)
+           << pct(it.computeS, it.stepS)
+           << (t.pp > 1 ? " | bubble " + pct(it.pipelineIdleS, it.stepS)
+                        : " | skew " + pct(it.skewS, it.stepS))
            << " | exposed comm " << pct(it.ExposedS(), it.stepS) << " (tp "
            << pct(it.exposedTensorS, it.stepS) << ", pp " << pct(it.exposedPipelineS, it.stepS)
            << ", ep " << pct(it.exposedExpertS, it.stepS) << ", dp "
@@ -456,18 +526,20 @@ PrintTraining(const TrainingResult& t, std::ostream& os)
            << "%\n";
         if (it.straggler.valid && it.rankEnd.count > 1)
         {
-            os << "    last rank: rank " << it.straggler.position << " (GPU " << it.straggler.gpu
-               << ") ended " << HumanTime(it.straggler.minusMedianS) << " after the median rank ("
-               << (std::isfinite(it.straggler.overMedian)
-                       ? Fixed(it.straggler.overMedian, 3) + "x its time"
-                       : std::string("n/a"))
-               << ")\n";
+            os << "    " << StragglerSentence(it.straggler, "ended") << '\n';
         }
     }
     for (const TrainingCommResult& c : t.communication)
     {
         os << "  " << c.kind << ": " << c.groups << " groups, " << c.messages << " messages, "
-           << HumanBytes(c.bytes, false) << ", longest " << HumanTime(c.maxS) << '\n';
+           << HumanBytes(c.bytes, false) << ", longest " << HumanTime(c.maxS) << "; FCT p99 "
+           << HumanTime(c.fct.p99) << ", slowdown p99 " << Fixed(c.slowdown.p99, 2)
+           << ", rank span p99 " << HumanTime(c.rankSpan.p99);
+        if (c.simOverBound.count > 0)
+        {
+            os << ", sim/bound p50 " << Fixed(c.simOverBound.p50, 2);
+        }
+        os << '\n';
     }
     if (t.moe)
     {
@@ -492,7 +564,8 @@ PrintTraining(const TrainingResult& t, std::ostream& os)
     }
     const double n = t.iterations.size();
     os << "answer: step time " << HumanTime(step / n) << ", MFU " << Fixed(100.0 * mfu / n, 1)
-       << "%, exposed comm " << pct(exposed, step) << ", bubble " << pct(bubble, step);
+       << "%, exposed comm " << pct(exposed, step)
+       << (t.pp > 1 ? ", bubble " + pct(bubble, step) : std::string(", no pipeline bubble (PP 1)"));
     if (t.moe)
     {
         os << ", MoE local fraction " << Fixed(t.MoeLocalFraction(), 3);
@@ -501,6 +574,33 @@ PrintTraining(const TrainingResult& t, std::ostream& os)
 }
 
 } // namespace
+
+std::string
+StragglerSentence(const StragglerFigure& f, const std::string& ended)
+{
+    const std::string last = "rank " + std::to_string(f.position) + " (GPU " + std::to_string(f.gpu)
+                             + ") " + ended + " " + HumanTime(f.minusMedianS)
+                             + " after the median rank";
+    if (!f.scheduled)
+    {
+        return f.minusMedianS <= 0
+                   ? "no straggler: the last rank " + ended + " with the median rank"
+                   : "straggler: " + last;
+    }
+    if (f.fabric)
+    {
+        return "straggler: rank " + std::to_string(f.delayedPosition) + " (GPU "
+               + std::to_string(f.delayedGpu) + "), the fabric delayed it "
+               + HumanTime(f.delayS - f.medianDelayS) + " more than the median rank"
+               + (f.delayedPosition == f.position
+                      ? "; it " + ended + " last, " + HumanTime(f.minusMedianS)
+                            + " after the median rank"
+                      : "; the last was " + last);
+    }
+    return "no straggler: the fabric delayed no rank more than the median rank (by over "
+           + Fixed(100.0 * STRAGGLER_SHARE, 0) + " % of its time)"
+           + (f.minusMedianS > 0 ? "; " + last + " by its schedule" : std::string());
+}
 
 std::string
 CsvField(const std::string& field)
@@ -573,15 +673,16 @@ WriteTraceJson(const RunResults& results, const std::string& path)
 void
 WriteRanksCsv(const RunResults& r, std::ostream& os)
 {
-    os << "iteration,rank,gpu,tp,pp,dp,compute_ns,pipeline_idle_ns,exposed_tp_ns,exposed_pp_ns,"
-          "exposed_ep_ns,exposed_dp_ns,end_ns\n";
+    os << "iteration,rank,gpu,tp,pp,dp,compute_ns,pipeline_idle_ns,skew_ns,exposed_tp_ns,"
+          "exposed_pp_ns,exposed_ep_ns,exposed_dp_ns,end_ns,fabric_delay_ns\n";
     for (const TrainingRankResult& k : r.training.ranks)
     {
         os << k.iteration << ',' << k.rank << ',' << k.gpu << ',' << k.tp << ',' << k.pp << ','
            << k.dp << ',' << NsOrEmpty(k.computeS) << ',' << NsOrEmpty(k.pipelineIdleS) << ','
-           << NsOrEmpty(k.exposedTensorS) << ',' << NsOrEmpty(k.exposedPipelineS) << ','
-           << NsOrEmpty(k.exposedExpertS) << ',' << NsOrEmpty(k.exposedDataS) << ','
-           << NsOrEmpty(k.endS) << '\n';
+           << NsOrEmpty(k.skewS) << ',' << NsOrEmpty(k.exposedTensorS) << ','
+           << NsOrEmpty(k.exposedPipelineS) << ',' << NsOrEmpty(k.exposedExpertS) << ','
+           << NsOrEmpty(k.exposedDataS) << ',' << NsOrEmpty(k.endS) << ','
+           << NsOrEmpty(k.fabricDelayS) << '\n';
     }
 }
 
@@ -791,6 +892,10 @@ WriteSummaryJson(const RunResults& r, std::ostream& os)
     w.EndObject();
     w.Key("slowdown");
     WriteTails(w, r.slowdown);
+    w.Key("backlog_s");
+    WriteTails(w, r.backlog);
+    w.Key("shared_s");
+    WriteTails(w, r.shared);
     w.EndObject();
 
     w.Key("training");
@@ -906,23 +1011,46 @@ WriteSummaryJson(const RunResults& results, const std::string& path)
 void
 WriteFlowsCsv(const RunResults& results, std::ostream& os)
 {
-    os << "flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown,"
-          "wire_bytes\n";
+    WriteFlowsCsvHeader(os);
     for (const auto& f : results.flows)
     {
-        os << f.id << ',' << CsvField(f.collective) << ',' << f.step << ',' << f.src << ',' << f.dst
-           << ',' << f.bytes << ',';
-        int64_t startPs = 0;
-        int64_t endPs = 0;
-        const bool startOk = ToPs(f.startS, startPs);
-        const bool endOk = ToPs(f.endS, endPs);
-        // an unrepresentable time leaves its field (and fct_ns) empty
-        const double slowdown = f.Slowdown();
-        os << (startOk ? NsFromPs(startPs) : "") << ',' << (endOk ? NsFromPs(endPs) : "") << ','
-           << (startOk && endOk ? NsFromPs(endPs - startPs) : "") << ','
-           << (f.idealS > 0 ? NsOrEmpty(f.idealS) : "") << ','
-           << (std::isfinite(slowdown) ? Fixed(slowdown, 6) : "") << ',' << f.wireBytes << '\n';
+        WriteFlowsCsvRow(f, os);
     }
+    for (const auto& f : results.trainingFlows)
+    {
+        WriteFlowsCsvRow(f, os);
+    }
+}
+
+void
+WriteFlowsCsvHeader(std::ostream& os)
+{
+    os << "flow_id,collective,step,src,dst,bytes,posted_ns,eligible_ns,first_byte_ns,end_ns,"
+          "backlog_ns,fct_ns,shared_ns,ideal_ns,slowdown,wire_bytes\n";
+}
+
+void
+WriteFlowsCsvRow(const FlowRecord& f, std::ostream& os)
+{
+    os << f.id << ',' << CsvField(f.collective) << ',' << f.step << ',' << f.src << ',' << f.dst
+       << ',' << f.bytes << ',';
+    // An unrepresentable (or unknown) time leaves its field, and the differences that need
+    // it, empty.
+    int64_t postedPs = 0;
+    int64_t eligiblePs = 0;
+    int64_t firstPs = 0;
+    int64_t endPs = 0;
+    const bool postedOk = ToPs(f.postedS, postedPs);
+    const bool eligibleOk = ToPs(f.EligibleS(), eligiblePs);
+    const bool firstOk = f.firstByteS >= 0 && ToPs(f.firstByteS, firstPs);
+    const bool endOk = ToPs(f.endS, endPs);
+    const double slowdown = f.Slowdown();
+    os << (postedOk ? NsFromPs(postedPs) : "") << ',' << (eligibleOk ? NsFromPs(eligiblePs) : "")
+       << ',' << (firstOk ? NsFromPs(firstPs) : "") << ',' << (endOk ? NsFromPs(endPs) : "") << ','
+       << (postedOk && eligibleOk ? NsFromPs(eligiblePs - postedPs) : "") << ','
+       << (eligibleOk && endOk ? NsFromPs(endPs - eligiblePs) : "") << ',' << NsOrEmpty(f.sharedS)
+       << ',' << (f.idealS > 0 ? NsOrEmpty(f.idealS) : "") << ','
+       << (std::isfinite(slowdown) ? Fixed(slowdown, 6) : "") << ',' << f.wireBytes << '\n';
 }
 
 void
@@ -964,13 +1092,31 @@ WriteCollectivesCsv(const RunResults& results, std::ostream& os)
           "analytic_ns,sim_over_analytic,rank_finish_p50_ns,rank_finish_p99_ns,"
           "rank_finish_max_ns,straggler_rank,straggler_gpu,straggler_over_median,"
           "straggler_minus_median_ns,fct_p50_ns,fct_p99_ns,fct_max_ns,slowdown_p50,"
-          "slowdown_p99,slowdown_max,protocol\n";
+          "slowdown_p99,slowdown_max,protocol,kind,iteration,messages,bound_ns,sim_over_bound,"
+          "bottleneck,bottleneck_tier,fct_p90_ns,fct_p999_ns,slowdown_p90,slowdown_p999,"
+          "rank_span_p50_ns,rank_span_p90_ns,rank_span_p99_ns,rank_span_p999_ns,"
+          "rank_span_max_ns,fabric_straggler,straggler_fabric_delay_ns,backlog_p50_ns,"
+          "backlog_max_ns\n";
     auto num = [](double v, int decimals) {
         return std::isfinite(v) ? Fixed(v, decimals) : std::string();
+    };
+    auto boundCells = [&num](const BoundFigure& b, double duration) {
+        return (b.seconds > 0 ? NsOrEmpty(b.seconds) : std::string()) + ','
+               + (b.seconds > 0 && duration > 0 ? num(duration / b.seconds, 6) : std::string())
+               + ',' + CsvField(b.link) + ',' + CsvField(b.tierClass);
+    };
+    auto tails = [&num](const TailSummary& f, const TailSummary& s) {
+        return NsOrEmpty(f.p90) + ',' + NsOrEmpty(f.p999) + ',' + num(s.p90, 6) + ','
+               + num(s.p999, 6);
     };
     for (const CollectiveResult& c : results.collectives)
     {
         const StragglerFigure& st = c.straggler;
+        uint64_t messages = 0;
+        for (const uint64_t b : c.bytesSentPerRank)
+        {
+            messages += b > 0 ? 1 : 0;
+        }
         os << CsvField(c.name) << ',' << CsvField(c.op) << ',' << CsvField(c.algorithm) << ','
            << c.ranks << ',' << c.bytes << ',' << NsOrEmpty(c.startS) << ',' << NsOrEmpty(c.endS)
            << ',' << NsOrEmpty(c.durationS) << ',' << num(c.algbwGBps, 6) << ','
@@ -983,8 +1129,64 @@ WriteCollectivesCsv(const RunResults& results, std::ostream& os)
            << (st.valid ? NsOrEmpty(st.minusMedianS) : "") << ',' << NsOrEmpty(c.fct.p50) << ','
            << NsOrEmpty(c.fct.p99) << ',' << NsOrEmpty(c.fct.max) << ',' << num(c.slowdown.p50, 6)
            << ',' << num(c.slowdown.p99, 6) << ',' << num(c.slowdown.max, 6) << ','
-           << CsvField(c.protocol) << '\n';
+           << CsvField(c.protocol) << ",collective,," << c.fct.count << ','
+           << boundCells(c.bound, c.durationS) << ',' << tails(c.fct, c.slowdown) << ",,,,,,"
+           << (st.scheduled ? (st.fabric ? "1" : "0") : "") << ','
+           << (st.scheduled ? NsOrEmpty(st.delayS - st.medianDelayS) : "") << ','
+           << NsOrEmpty(c.backlog.p50) << ',' << NsOrEmpty(c.backlog.max) << '\n';
+        (void)messages;
     }
+    for (const TrainingGroupResult& g : results.training.groups)
+    {
+        const double algbw = g.durationS > 0 ? static_cast<double>(g.bytes) / g.durationS / 1e9
+                                             : std::numeric_limits<double>::quiet_NaN();
+        const double factor = g.ranks > 0 ? BusBandwidthFactor(g.op, g.ranks) : 0.0;
+        os << CsvField(g.name) << ',' << CsvField(g.op) << ',' << CsvField(g.algorithm) << ','
+           << g.ranks << ',' << g.bytes << ',' << NsOrEmpty(g.startS) << ',' << NsOrEmpty(g.endS)
+           << ',' << NsOrEmpty(g.durationS) << ',' << num(algbw, 6) << ',' << num(algbw * factor, 6)
+           << ',' << (g.analyticS > 0 ? NsOrEmpty(g.analyticS) : "") << ','
+           << (g.analyticS > 0 && g.durationS > 0 ? num(g.durationS / g.analyticS, 6) : "")
+           << ",,,,,,,," << NsOrEmpty(g.fct.p50) << ',' << NsOrEmpty(g.fct.p99) << ','
+           << NsOrEmpty(g.fct.max) << ',' << num(g.slowdown.p50, 6) << ',' << num(g.slowdown.p99, 6)
+           << ',' << num(g.slowdown.max, 6) << ',' << CsvField(g.protocol) << ','
+           << CsvField(g.kind) << ',' << g.iteration << ',' << g.messages << ','
+           << boundCells(g.bound, g.durationS) << ',' << tails(g.fct, g.slowdown) << ','
+           << NsOrEmpty(g.rankSpan.p50) << ',' << NsOrEmpty(g.rankSpan.p90) << ','
+           << NsOrEmpty(g.rankSpan.p99) << ',' << NsOrEmpty(g.rankSpan.p999) << ','
+           << NsOrEmpty(g.rankSpan.max) << ",,,,\n";
+    }
+}
+
+void
+WriteRankPhasesCsv(const RunResults& r, std::ostream& os)
+{
+    os << "iteration,rank,gpu,kind,groups,messages,bytes,span_p50_ns,span_p90_ns,span_p99_ns,"
+          "span_p999_ns,span_max_ns,fct_p50_ns,fct_p90_ns,fct_p99_ns,fct_p999_ns,fct_max_ns,"
+          "slowdown_p50,slowdown_p99,slowdown_max\n";
+    auto num = [](double v) {
+        return std::isfinite(v) ? Fixed(v, 6) : std::string();
+    };
+    for (const TrainingRankPhase& p : r.training.rankPhases)
+    {
+        const bool received = p.fct.count > 0;
+        os << p.iteration << ',' << p.rank << ',' << p.gpu << ',' << CsvField(p.kind) << ','
+           << p.groups << ',' << p.messages << ',' << p.bytes << ',' << NsOrEmpty(p.span.p50) << ','
+           << NsOrEmpty(p.span.p90) << ',' << NsOrEmpty(p.span.p99) << ',' << NsOrEmpty(p.span.p999)
+           << ',' << NsOrEmpty(p.span.max) << ',' << (received ? NsOrEmpty(p.fct.p50) : "") << ','
+           << (received ? NsOrEmpty(p.fct.p90) : "") << ','
+           << (received ? NsOrEmpty(p.fct.p99) : "") << ','
+           << (received ? NsOrEmpty(p.fct.p999) : "") << ','
+           << (received ? NsOrEmpty(p.fct.max) : "") << ',' << (received ? num(p.slowdown.p50) : "")
+           << ',' << (received ? num(p.slowdown.p99) : "") << ','
+           << (received ? num(p.slowdown.max) : "") << '\n';
+    }
+}
+
+void
+WriteRankPhasesCsv(const RunResults& results, const std::string& path)
+{
+    NS_LOG_FUNCTION(path << results.training.rankPhases.size());
+    WriteFileAtomically(path, [&results](std::ostream& os) { WriteRankPhasesCsv(results, os); });
 }
 
 void
@@ -1142,18 +1344,21 @@ PrintSummaryTable(const RunResults& r, std::ostream& os)
            << (c.analyticS > 0.0 ? HumanTime(c.analyticS) + " analytic (alpha-beta)"
                                  : std::string("no analytic estimate"))
            << ", busbw " << HumanRate(c.busbwGBps) << '\n';
-        if (c.straggler.valid && c.rankFinish.count > 1 && c.straggler.minusMedianS <= 0)
+        if (c.bound.seconds > 0)
         {
-            os << "  no straggler: the last rank finished with the median rank; FCT p99 "
-               << HumanTime(c.fct.p99) << '\n';
+            os << "  fabric-aware bound " << HumanTime(c.bound.seconds) << " (sim/bound "
+               << Fixed(c.durationS / c.bound.seconds, 3) << "): "
+               << (c.bound.link.empty()
+                       ? std::string("no link crossed")
+                       : "bottleneck " + c.bound.link + " (" + c.bound.tierClass + ") carries "
+                             + HumanBytes(static_cast<uint64_t>(c.bound.wireBytes), false) + " in "
+                             + HumanTime(c.bound.bandwidthS))
+               << ", launch and one step " << HumanTime(c.bound.latencyS) << '\n';
         }
-        else if (c.straggler.valid && c.rankFinish.count > 1)
+        if (c.straggler.valid && c.rankFinish.count > 1)
         {
-            os << "  straggler: rank " << c.straggler.position << " (GPU " << c.straggler.gpu
-               << ") finished " << HumanTime(c.straggler.minusMedianS) << " after the median rank ("
-               << (std::isfinite(c.straggler.overMedian) ? Fixed(c.straggler.overMedian, 3) + "x"
-                                                         : std::string("n/a"))
-               << " its time); FCT p99 " << HumanTime(c.fct.p99) << '\n';
+            os << "  " << StragglerSentence(c.straggler, "finished") << "; FCT p99 "
+               << HumanTime(c.fct.p99) << ", slowdown p99 " << Fixed(c.slowdown.p99, 2) << '\n';
         }
     }
     if (r.hasTraining)

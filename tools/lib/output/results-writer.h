@@ -48,21 +48,73 @@ void WriteSummaryJson(const RunResults& results, const std::string& path);
 
 /**
  * \ingroup ai-fabric
- * \brief Write the per-flow table as CSV to a stream.
+ * \brief The straggler sentence of the printed summary and report.md (docs/results-format.md,
+ * "Stragglers"): the rank the fabric delayed more than the median rank by over
+ * STRAGGLER_SHARE of its time, or none (with the last rank, when it ends last by its
+ * schedule).
+ * \param f the figure (valid, over two or more ranks)
+ * \param ended "finished" or "ended"
+ * \return the sentence, without a trailing newline
+ */
+std::string StragglerSentence(const StragglerFigure& f, const std::string& ended);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write flows.csv: one row per message, in flow id order:
+ * flow_id,collective,step,src,dst,bytes,posted_ns,eligible_ns,first_byte_ns,end_ns,
+ * backlog_ns,fct_ns,shared_ns,ideal_ns,slowdown,wire_bytes.
  *
- * Header `flow_id,collective,step,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_ns,slowdown`, then
- * one row per flow in the order of RunResults::flows. Times are rounded to
- * whole picoseconds and printed in nanoseconds with exactly three decimals
- * (e.g. `1234.567`); fct_ns is computed from the rounded values, so
- * fct_ns == end_ns - start_ns holds exactly in the file. ideal_ns is the
- * message's time alone on an empty fabric (MessageIdealTime()), slowdown =
- * fct / ideal with six decimals (empty without an ideal). The collective name is
- * quoted per RFC 4180 when it holds a comma, quote, CR or LF. Lines end in LF.
+ * The three parts of a message's time (docs/results-format.md, "Message timing"): posted ->
+ * eligible (backlog_ns: the messages before it on its queue pair), eligible -> first byte on
+ * the wire, first byte -> last byte delivered (end_ns); fct_ns = end_ns - eligible_ns.
+ * Times are rounded to whole picoseconds and printed in nanoseconds with exactly three
+ * decimals (e.g. `1234.567`); the differences are computed from the rounded values, so they
+ * hold exactly in the file. shared_ns is the time the source port spent on the sender's other
+ * packets while the message waited for its turn, ideal_ns the message's time alone on an
+ * empty fabric (MessageIdealTime()), slowdown = (fct - shared) / ideal with six decimals
+ * (empty without an ideal). A time that is unknown (a message whose last packet never left)
+ * leaves its field and the differences that need it empty. The collective name is quoted per
+ * RFC 4180 when it holds a comma, quote, CR or LF. Lines end in LF.
  *
  * \param results the run's results
  * \param os the stream to write to
  */
 void WriteFlowsCsv(const RunResults& results, std::ostream& os);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write rank-phases.csv (training runs): one row per iteration, rank and kind of
+ * group the rank took part in: iteration,rank,gpu,kind,groups,messages,bytes,
+ * span_p50_ns..span_max_ns (the rank's span in each group: from the first post to the last
+ * arrival of the messages it sends or receives, its trace.json event), fct_p50_ns..fct_max_ns
+ * and slowdown_p50..max of the messages it received (empty when it received none).
+ * \param r the run's results
+ * \param os the stream
+ */
+void WriteRankPhasesCsv(const RunResults& r, std::ostream& os);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write rank-phases.csv atomically.
+ * \param r the run's results
+ * \param path the file
+ */
+void WriteRankPhasesCsv(const RunResults& r, const std::string& path);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write flows.csv's header line (WriteFlowsCsv()).
+ * \param os the stream
+ */
+void WriteFlowsCsvHeader(std::ostream& os);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write one flows.csv row (WriteFlowsCsv()).
+ * \param f the flow
+ * \param os the stream
+ */
+void WriteFlowsCsvRow(const FlowRecord& f, std::ostream& os);
 
 /**
  * \ingroup ai-fabric

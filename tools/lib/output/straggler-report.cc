@@ -101,31 +101,51 @@ AttributeFlow(const FabricGraph& graph,
               int64_t endPs)
 {
     StragglerFlow f;
-    const int64_t fct = endPs - m.postPs;
+    // From when the message could leave (its queue pair's head), less the source port's time
+    // on the sender's other packets: the sender's own traffic is not the fabric's delay.
+    const bool known = m.eligiblePs >= 0;
+    const int64_t eligible = known ? m.eligiblePs : m.postPs;
+    const int64_t heldEligible = known ? m.heldEligiblePs : m.holdMarkPs;
+    const int64_t fct = endPs - eligible;
     // Injection delay: waiting for the first packet to start, then sending slower
     // than line rate; each part less the flow-control hold of the source port in it.
     const int64_t first = m.firstPs >= 0 ? m.firstPs : m.injectPs;
     const int64_t holdFirst = m.firstPs >= 0 ? m.holdFirstPs : m.holdMarkPs + m.sourceHoldPs;
-    const int64_t startWait = std::max<int64_t>(first - m.postPs, 0);
-    const int64_t sending = std::max<int64_t>(m.injectPs - first - m.idealInjectPs, 0);
-    const int64_t holdBefore = std::clamp<int64_t>(holdFirst - m.holdMarkPs, 0, startWait);
-    const int64_t holdDuring = std::clamp<int64_t>(m.sourceHoldPs - holdBefore, 0, sending);
+    const int64_t startWait = std::max<int64_t>(first - eligible - m.sharedFirstPs, 0);
+    const int64_t sending
+        = std::max<int64_t>(m.injectPs - first - m.idealInjectPs - (m.sharedPs - m.sharedFirstPs),
+                            0);
+    const int64_t holdBefore = std::clamp<int64_t>(holdFirst - heldEligible, 0, startWait);
+    // The port's held time while injecting, from eligible (sourceHoldPs counts from the post).
+    const int64_t heldSince = std::max<int64_t>(m.holdMarkPs + m.sourceHoldPs - heldEligible, 0);
+    const int64_t holdDuring = std::clamp<int64_t>(heldSince - holdBefore, 0, sending);
     const int64_t inject = startWait + sending;
     const int64_t sourceHold = holdBefore + holdDuring;
 
     std::vector<PathEntry> path;
     path.push_back(PathEntry{m.sourcePort, 0, sourceHold, 0, 0});
     int64_t waits = 0;
+    int64_t relayed = 0; // queueing at a relaying GPU's port (PXN): the server's own sharing
+    const auto& links = graph.GetLinks();
+    const auto& nodes = graph.GetNodes();
     for (uint32_t i = m.head; i != StragglerLedger::NONE; i = ledger.GetHop(i).next)
     {
         const StragglerLedger::Hop& h = ledger.GetHop(i);
-        path.push_back(PathEntry{h.port, h.waitPs - h.holdPs, h.holdPs, 0, 0});
-        waits += h.waitPs;
+        const uint32_t node = h.port / 2 < links.size()
+                                  ? (h.port % 2 == 0 ? links[h.port / 2].a : links[h.port / 2].b)
+                                  : UINT32_MAX;
+        const bool relay = node != UINT32_MAX && nodes[node].kind == FabricGraph::NodeKind::GPU;
+        const int64_t queue = h.waitPs - h.holdPs;
+        relayed += relay ? queue : 0;
+        path.push_back(PathEntry{h.port, relay ? 0 : queue, h.holdPs, 0, 0});
+        waits += relay ? h.holdPs : h.waitPs;
     }
+    const int64_t shared = m.sharedPs + relayed;
     const int64_t extra = inject + waits;
     f.fctS = Sec(fct);
+    f.sharedS = Sec(shared);
     f.extraS = Sec(extra);
-    f.idealS = Sec(fct - extra);
+    f.idealS = Sec(fct - shared - extra);
     f.pathHops = path.size() - 1;
 
     // Back-pressure: a port's flow-control hold was caused downstream; pass it on.
@@ -145,8 +165,6 @@ AttributeFlow(const FabricGraph& graph,
         carry = carry - e.kept + e.hold;
     }
 
-    const auto& links = graph.GetLinks();
-    const auto& nodes = graph.GetNodes();
     for (std::size_t i = 0; i < path.size(); ++i)
     {
         const PathEntry& e = path[i];
@@ -262,7 +280,7 @@ GatherStragglers(const FabricGraph& graph,
 
     struct Candidate
     {
-        int64_t fct;  //!< its FCT, ps
+        int64_t fct;  //!< its FCT less the shared time (the fabric's part), ps
         uint64_t id;  //!< flows.csv id (collectives)
         uint32_t op;  //!< the SEND op
         uint32_t grp; //!< its workload group
@@ -306,10 +324,12 @@ GatherStragglers(const FabricGraph& graph,
             {
                 continue; // not in flows.csv either
             }
-            buckets[b].push_back(Candidate{end - runner.GetOpStart(i).GetPicoSeconds(),
-                                           isTraining ? 0 : flowId++,
-                                           i,
-                                           g});
+            // The fabric's share of its time: from eligible, less the sender's own traffic.
+            const WorkloadSendTiming t = runner.GetSendTiming(i);
+            const int64_t from = t.eligible.IsNegative() ? runner.GetOpStart(i).GetPicoSeconds()
+                                                         : t.eligible.GetPicoSeconds();
+            const int64_t shared = t.eligible.IsNegative() ? 0 : t.shared.GetPicoSeconds();
+            buckets[b].push_back(Candidate{end - from - shared, isTraining ? 0 : flowId++, i, g});
         }
     }
 
@@ -356,7 +376,7 @@ GatherStragglers(const FabricGraph& graph,
 }
 
 std::string
-DescribeStraggler(const StragglerFlow& f)
+DescribeStraggler(const StragglerFlow& f, const StragglerAttribution& run)
 {
     // Below 0.1 % of the ideal FCT the extra delay is the picosecond carry of
     // serialization times, not a straggler.
@@ -368,17 +388,34 @@ DescribeStraggler(const StragglerFlow& f)
     const StragglerHop& h = f.hops.front();
     std::string s = "the tail of " + Subject(f) + " (" + FlowName(f) + ", " + Human(f.extraS)
                     + " over its ideal " + Human(f.idealS) + ") came from ";
+    // What can keep a source below line rate once its own traffic is set aside: only the
+    // mechanisms this run has.
+    std::vector<std::string> causes;
+    if (run.congestionControl)
+    {
+        causes.emplace_back("DCQCN pacing its queue pair");
+    }
+    if (run.goBackN)
+    {
+        causes.emplace_back("go-back-N resends and its send window");
+    }
+    const auto because = [&causes]() {
+        std::string t;
+        for (std::size_t i = 0; i < causes.size(); ++i)
+        {
+            t += (i == 0 ? " (" : i + 1 == causes.size() ? " or " : ", ") + causes[i];
+        }
+        return causes.empty() ? t : t + ")";
+    };
     if (h.port == SOURCE_START)
     {
         return s + "the source " + h.node + ": " + Percent(h.share)
-               + " of the extra delay, waiting before its first packet could leave (behind "
-                 "earlier messages of its queue pair, or other queue pairs on the NIC)";
+               + " of the extra delay, waiting before its first packet could leave" + because();
     }
     if (h.port == SOURCE_RATE)
     {
         return s + "the source " + h.node + ": " + Percent(h.share)
-               + " of the extra delay, sending below line rate (NIC shared with other queue "
-                 "pairs, DCQCN rate or pacing)";
+               + " of the extra delay, sending below line rate" + because();
     }
     s += h.port;
     if (h.portIndex >= 0)
@@ -409,7 +446,10 @@ DescribeStraggler(const StragglerFlow& f)
     }
     if (top == 0 && h.backPressureS > 0)
     {
-        s += " (with the back-pressure it caused upstream)";
+        s += std::string(" (with the back-pressure it caused upstream")
+             + (run.pfc && !run.credits   ? ": PFC pauses)"
+                : run.credits && !run.pfc ? ": credit stalls)"
+                                          : ")");
     }
     return s + " at a " + h.tier + " link";
 }
@@ -421,7 +461,7 @@ PrintStragglerSummary(const RunResults& r, std::ostream& os)
     {
         if (f.rank == 0)
         {
-            os << "attribution: " << DescribeStraggler(f) << "\n";
+            os << "attribution: " << DescribeStraggler(f, r.stragglers) << "\n";
         }
     }
 }
@@ -458,10 +498,11 @@ WriteStragglersJson(JsonWriter& w, const RunResults& r)
         w.Key("dst").Uint(f.dst);
         w.Key("bytes").Uint(f.bytes);
         w.Key("fct_s").Double(f.fctS);
+        w.Key("shared_s").Double(f.sharedS);
         w.Key("ideal_s").Double(f.idealS);
         w.Key("extra_s").Double(f.extraS);
         w.Key("path_hops").Uint(f.pathHops);
-        w.Key("explanation").String(DescribeStraggler(f));
+        w.Key("explanation").String(DescribeStraggler(f, a));
         w.Key("hops").BeginArray();
         for (const StragglerHop& h : f.hops)
         {
@@ -492,7 +533,8 @@ WriteStragglersJson(JsonWriter& w, const RunResults& r)
 void
 WriteStragglersCsv(const RunResults& r, std::ostream& os)
 {
-    os << "collective,group,training,rank,flow_id,src,dst,bytes,fct_ns,ideal_ns,extra_ns,hop_rank,"
+    os << "collective,group,training,rank,flow_id,src,dst,bytes,fct_ns,shared_ns,ideal_ns,extra_ns,"
+          "hop_rank,"
           "position,port,node,peer,link,switch_port,tier,queue_ns,pause_ns,credit_stall_ns,"
           "back_pressure_ns,other_ns,attributed_ns,share\n";
     for (const StragglerFlow& f : r.stragglers.flows)
@@ -505,8 +547,8 @@ WriteStragglersCsv(const RunResults& r, std::ostream& os)
             os << CsvField(f.collective) << ',' << CsvField(f.group) << ',' << (f.training ? 1 : 0)
                << ',' << f.rank << ',' << (f.training ? std::string() : std::to_string(f.flowId))
                << ',' << f.src << ',' << f.dst << ',' << f.bytes << ',' << Ns(f.fctS) << ','
-               << Ns(f.idealS) << ',' << Ns(f.extraS) << ',' << i << ',' << h.position << ','
-               << h.port << ',' << h.node << ',' << h.peer << ','
+               << Ns(f.sharedS) << ',' << Ns(f.idealS) << ',' << Ns(f.extraS) << ',' << i << ','
+               << h.position << ',' << h.port << ',' << h.node << ',' << h.peer << ','
                << (h.link >= 0 ? std::to_string(h.link) : "") << ','
                << (h.portIndex >= 0 ? std::to_string(h.portIndex) : "") << ',' << h.tier << ','
                << Ns(h.queueS) << ',' << Ns(h.pauseS) << ',' << Ns(h.creditStallS) << ','
@@ -552,7 +594,7 @@ WriteStragglerSection(std::ostream& os, const RunResults& r)
             }
             current = f.collective;
             os << "### " << (f.training ? "training: " : "") << f.collective << "\n\n"
-               << DescribeStraggler(f) << ".\n\n";
+               << DescribeStraggler(f, r.stragglers) << ".\n\n";
             os << "| flow | src | dst | FCT | ideal | extra | top contributors |\n";
             os << "|---|---|---|---|---|---|---|\n";
         }

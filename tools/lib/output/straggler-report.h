@@ -61,10 +61,12 @@ void GatherStragglers(const FabricGraph& graph,
 /**
  * \ingroup ai-fabric
  * \param f a straggler
+ * \param run the run's attribution: which mechanisms it has (DCQCN, go-back-N, PFC,
+ *        credits), so that the sentence names no other
  * \return one sentence: "the tail of C came from NODE->PEER (port P): 71 % of the
  * extra delay, queueing at a switch-switch link"
  */
-std::string DescribeStraggler(const StragglerFlow& f);
+std::string DescribeStraggler(const StragglerFlow& f, const StragglerAttribution& run);
 
 /**
  * \ingroup ai-fabric

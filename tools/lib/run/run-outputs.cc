@@ -85,6 +85,7 @@ WriteRunResultSet(const RunResults& r, const std::string& dir, bool sweep)
     if (r.hasTraining)
     {
         planned.emplace_back("ranks.csv");
+        planned.emplace_back("rank-phases.csv");
     }
     if (sweep)
     {
@@ -113,7 +114,7 @@ WriteRunResultSet(const RunResults& r, const std::string& dir, bool sweep)
     std::error_code ec;
     fs::remove(dir + "/summary.json", ec);
     const std::set<std::string> mine(planned.begin(), planned.end());
-    for (const char* optional : {"ranks.csv", "sweep.csv", "stragglers.csv"})
+    for (const char* optional : {"ranks.csv", "rank-phases.csv", "sweep.csv", "stragglers.csv"})
     {
         if (mine.count(optional) == 0)
         {
@@ -151,6 +152,8 @@ WriteRunResultSet(const RunResults& r, const std::string& dir, bool sweep)
     {
         WriteRanksCsv(r, dir + "/ranks.csv");
         written.emplace_back("ranks.csv");
+        WriteRankPhasesCsv(r, dir + "/rank-phases.csv");
+        written.emplace_back("rank-phases.csv");
     }
     if (sweep)
     {

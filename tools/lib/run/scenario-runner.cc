@@ -14,6 +14,7 @@
 #include "ns3/channel-plan.h"
 #include "ns3/collective-algorithm.h"
 #include "ns3/direct-collective.h"
+#include "ns3/fabric-bound.h"
 #include "ns3/fabric-builder.h"
 #include "ns3/fabric-graph.h"
 #include "ns3/fabric-stats-helper.h"
@@ -23,7 +24,9 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-transport.h"
+#include "ns3/relay-wait-meter.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/schedule-replay.h"
 #include "ns3/simulator.h"
 #include "ns3/straggler-ledger.h"
 #include "ns3/string.h"
@@ -445,23 +448,13 @@ TraceLaneNames()
 }
 
 /// Number of TrainingGroupInfo::Kind values.
-constexpr uint32_t TRAINING_KINDS = 10;
+constexpr uint32_t TRAINING_KINDS = TrainingGroupInfo::KINDS;
 
 /// \param kind a TrainingGroupInfo::Kind \return its name in the results
 const char*
 TrainingKindName(uint32_t kind)
 {
-    static const char* const NAMES[TRAINING_KINDS] = {"compute",
-                                                      "tp",
-                                                      "pp-forward",
-                                                      "pp-backward",
-                                                      "dp",
-                                                      "expert-dp",
-                                                      "moe-dispatch",
-                                                      "moe-combine",
-                                                      "moe-combine-backward",
-                                                      "moe-dispatch-backward"};
-    return kind < TRAINING_KINDS ? NAMES[kind] : "unknown";
+    return TrainingGroupInfo::KindName(kind);
 }
 
 /// \param kind a TrainingGroupInfo::Kind \return its trace lane
@@ -486,6 +479,467 @@ TrainingKindLane(uint32_t kind)
 }
 
 /**
+ * \brief Every op of the run timed (docs/results-format.md, "Message timing"): when it ended,
+ * a SEND's ideal time alone on an empty fabric, the fabric's delay to it, and when each op
+ * would have ended without those delays (ScheduleReplay).
+ */
+struct OpTimes
+{
+    std::vector<int64_t> endPs;    //!< per op: its end, ps (-1: not done)
+    std::vector<double> idealS;    //!< per op: a SEND's ideal FCT, seconds (NaN otherwise)
+    std::vector<int64_t> delayPs;  //!< per op: a SEND's FCT - shared - ideal (>= 0), ps
+    std::vector<int64_t> sharedPs; //!< per op: a SEND's shared time: its source port's time
+                                   //!< on the sender's other packets, and its last packet's
+                                   //!< wait at a relaying GPU's port (PXN), ps
+    std::vector<int64_t> replayPs; //!< per op: its end without the fabric's delays, ps
+};
+
+/**
+ * \brief Time every op of the run.
+ * \param graph the fabric
+ * \param workload the workload
+ * \param runner the run
+ * \param relay the relayed messages' waits at GPU ports (null: none)
+ * \return the ops' times
+ */
+OpTimes
+MeasureOps(const FabricGraph& graph,
+           const Workload& workload,
+           const WorkloadExecution& runner,
+           const RelayWaitMeter* relay)
+{
+    const auto& ops = workload.GetOps();
+    OpTimes t;
+    t.endPs.resize(ops.size());
+    t.idealS.assign(ops.size(), std::numeric_limits<double>::quiet_NaN());
+    t.delayPs.assign(ops.size(), 0);
+    t.sharedPs.assign(ops.size(), 0);
+    std::vector<MessageQuery> queries;
+    std::vector<uint32_t> sendOps;
+    for (uint32_t i = 0; i < ops.size(); ++i)
+    {
+        t.endPs[i] = runner.GetOpEnd(i).GetPicoSeconds();
+        if (ops[i].kind == WorkloadOp::SEND && t.endPs[i] >= 0)
+        {
+            queries.push_back(
+                MessageQuery{ops[i].rank, ops[i].peer, WireBytes(ops[i].wire, ops[i].bytes)});
+            sendOps.push_back(i);
+        }
+    }
+    const std::vector<double> ideal = MessageIdealTimes(graph, queries);
+    for (std::size_t k = 0; k < sendOps.size(); ++k)
+    {
+        const uint32_t i = sendOps[k];
+        t.idealS[i] = ideal[k];
+        const WorkloadSendTiming st = runner.GetSendTiming(i);
+        if (st.eligible.IsNegative())
+        {
+            continue;
+        }
+        // Relayed (PXN): the relay's NIC is its sending port, shared with the server's other
+        // traffic; before its first packet left, its own port.
+        const int64_t relayed
+            = relay ? relay->GetSharedPs(ops[i].rank, runner.GetMessageId(i)) : -1;
+        t.sharedPs[i] = relayed >= 0 ? st.sharedBeforeFirst.GetPicoSeconds() + relayed
+                                     : st.shared.GetPicoSeconds();
+        if (!(ideal[k] > 0))
+        {
+            continue;
+        }
+        const int64_t fabric = t.endPs[i] - st.eligible.GetPicoSeconds() - t.sharedPs[i]
+                               - static_cast<int64_t>(std::llround(ideal[k] * 1e12));
+        t.delayPs[i] = std::max<int64_t>(fabric, 0);
+    }
+    const ScheduleReplay replay(workload, t.endPs, t.delayPs);
+    t.replayPs.resize(ops.size());
+    for (uint32_t i = 0; i < ops.size(); ++i)
+    {
+        t.replayPs[i] = replay.GetEndPs(i);
+    }
+    return t;
+}
+
+/**
+ * \brief The fabric-aware bound of a group (docs/collectives.md, "Fabric-aware bound"): its
+ * messages' busiest link (FabricBound) plus the latency no schedule overlaps: the launch
+ * latency and one step's alpha on the algorithm's paths (with the protocol's post latency).
+ * \param bound the fabric's bound
+ * \param graph the fabric
+ * \param ports the run's ports (names and tier classes)
+ * \param g the group
+ * \param cost its paths' costs (CollectiveAlphaBeta())
+ * \param ops the workload's ops
+ * \param sends SEND ops bucketed by group (Workload::GroupSends::sends)
+ * \param from the group's first entry in sends
+ * \param to past its last
+ * \return the bound
+ */
+BoundFigure
+GroupBound(FabricBound& bound,
+           const FabricGraph& graph,
+           const std::vector<PortRecord>& ports,
+           const WorkloadGroup& g,
+           const CollectiveCost& cost,
+           const std::vector<WorkloadOp>& ops,
+           const std::vector<uint32_t>& sends,
+           uint32_t from,
+           uint32_t to)
+{
+    std::vector<BoundMessage> messages;
+    messages.reserve(to - from);
+    for (uint32_t j = from; j < to; ++j)
+    {
+        const WorkloadOp& op = ops[sends[j]];
+        messages.push_back(BoundMessage{op.rank, op.peer, WireBytes(op.wire, op.bytes)});
+    }
+    const FabricBoundResult b = bound.Of(messages);
+    BoundFigure f;
+    f.bandwidthS = b.seconds;
+    // The latency no schedule overlaps: the launch, then one message's way along the
+    // algorithm's paths (its alpha, with the protocol's post latency; the shorter level's).
+    const double step = cost.intra.alphaS > 0 ? std::min(cost.inter.alphaS, cost.intra.alphaS)
+                                              : cost.inter.alphaS;
+    f.latencyS = g.launchLatency.GetSeconds() + std::max(step, 0.0);
+    f.seconds = f.bandwidthS + f.latencyS;
+    if (b.link >= 0)
+    {
+        const auto& link = graph.GetLinks()[b.link];
+        const auto& nodes = graph.GetNodes();
+        f.link = nodes[b.aToB ? link.a : link.b].name + "->" + nodes[b.aToB ? link.b : link.a].name;
+        const std::size_t port = 2 * static_cast<std::size_t>(b.link) + (b.aToB ? 0 : 1);
+        f.tierClass = port < ports.size() ? ports[port].tierClass : "";
+        f.wireBytes = b.wireBytes;
+        f.rateBps = b.rateBps;
+    }
+    return f;
+}
+
+/**
+ * \brief Copy a SEND's sender-side timing into its flow record (left unknown if its last
+ * packet never left).
+ * \param t the timing (WorkloadExecution::GetSendTiming())
+ * \param sharedPs its shared time (OpTimes::sharedPs)
+ * \param f the flow
+ */
+void
+SetSendTiming(const WorkloadSendTiming& t, int64_t sharedPs, FlowRecord& f)
+{
+    if (!t.eligible.IsNegative())
+    {
+        f.eligibleS = t.eligible.GetSeconds();
+        f.firstByteS = t.firstByte.GetSeconds();
+        f.sharedS = sharedPs * 1e-12;
+    }
+}
+
+/**
+ * \brief The tails of a training job's communication (docs/results-format.md, "Training
+ * tails"): every group's time, FCT and slowdown tails, each rank's span in it, formula and
+ * fabric-aware bound; per kind of group and per rank and kind, the same tails; the training
+ * flows chosen for flows.csv.
+ */
+class TrainingTails
+{
+  public:
+    /**
+     * \param graph the fabric
+     * \param training the job's iterations
+     * \param spec the scenario (`results: flows`, `flow_sample`)
+     * \param ports the run's ports (the bound's bottleneck names)
+     * \param bound the fabric-aware bound
+     */
+    TrainingTails(const FabricGraph& graph,
+                  const TrainingBuild& training,
+                  const ScenarioSpec& spec,
+                  const std::vector<PortRecord>& ports,
+                  FabricBound& bound)
+        : m_graph(graph)
+        , m_ports(ports)
+        , m_bound(bound)
+        , m_kinds(TRAINING_KINDS)
+        , m_rankOf(graph.GetGpuCount(), UINT32_MAX)
+        , m_spanStart(graph.GetGpuCount(), INT64_MAX)
+        , m_spanEnd(graph.GetGpuCount(), INT64_MIN)
+        , m_sample(spec.resultFlowSample)
+    {
+        if (!training.iterations.empty())
+        {
+            const auto& ranks = training.iterations.front().ranks;
+            for (uint32_t k = 0; k < ranks.size(); ++k)
+            {
+                if (ranks[k].gpu < m_rankOf.size())
+                {
+                    m_rankOf[ranks[k].gpu] = k;
+                }
+            }
+        }
+        m_chosen.assign(TRAINING_KINDS, spec.resultFlowKinds.empty() && spec.resultFlowSampleGiven);
+        for (const std::string& k : spec.resultFlowKinds)
+        {
+            for (uint32_t kind = 0; kind < TRAINING_KINDS; ++kind)
+            {
+                m_chosen[kind] = m_chosen[kind] || k == "all" || k == TrainingKindName(kind);
+            }
+        }
+        if (m_sample < 1.0)
+        {
+            // A stream of its own, far beyond the fabric's and the workload's: sampling the
+            // rows changes no other draw.
+            m_rng = CreateObject<UniformRandomVariable>();
+            m_rng->SetStream(FLOW_SAMPLE_STREAM);
+        }
+    }
+
+    /**
+     * \brief Gather one group.
+     * \param g the group
+     * \param kind its TrainingGroupInfo::Kind
+     * \param iteration its iteration
+     * \param ops the workload's ops
+     * \param sends its SEND ops (from, to: in Workload::GroupSends::sends)
+     * \param from its first entry
+     * \param to past its last
+     * \param runner the run
+     * \param times every op timed
+     * \param trace add its trace.json spans
+     * \param r the results (trace, training flows)
+     */
+    void AddGroup(const WorkloadGroup& g,
+                  uint32_t kind,
+                  uint32_t iteration,
+                  const std::vector<WorkloadOp>& ops,
+                  const std::vector<uint32_t>& sends,
+                  uint32_t from,
+                  uint32_t to,
+                  const WorkloadExecution& runner,
+                  const OpTimes& times,
+                  bool trace,
+                  RunResults& r)
+    {
+        const uint32_t gpus = m_rankOf.size();
+        Kind& k = m_kinds[kind];
+        TrainingCommResult& c = k.result;
+        ++c.groups;
+        TrainingGroupResult tg;
+        tg.name = g.name;
+        tg.kind = TrainingKindName(kind);
+        tg.iteration = iteration;
+        tg.op = g.op;
+        tg.algorithm = g.algorithm;
+        tg.protocol = ProtocolName(g.protocol);
+        tg.ranks = g.ranks.size();
+        tg.bytes = g.bytes;
+        int64_t gs = INT64_MAX;
+        int64_t ge = INT64_MIN;
+        std::vector<double> fct;
+        std::vector<double> slow;
+        for (uint32_t j = from; j < to; ++j)
+        {
+            const uint32_t i = sends[j];
+            const WorkloadOp& op = ops[i];
+            if (op.rank < gpus) // what the GPUs sent (not a switch's NVLS or SHARP sends)
+            {
+                ++c.messages;
+                c.bytes += op.bytes;
+            }
+            ++tg.messages;
+            const int64_t s = runner.GetOpStart(i).GetPicoSeconds();
+            const int64_t e = times.endPs[i];
+            if (e < 0 || s < 0)
+            {
+                continue;
+            }
+            gs = std::min(gs, s);
+            ge = std::max(ge, e);
+            for (const uint32_t gpu : {op.rank, op.peer})
+            {
+                if (gpu >= gpus)
+                {
+                    continue; // an in-network switch: not a GPU's span
+                }
+                if (m_spanStart[gpu] == INT64_MAX)
+                {
+                    m_touched.push_back(gpu);
+                }
+                m_spanStart[gpu] = std::min(m_spanStart[gpu], s);
+                m_spanEnd[gpu] = std::max(m_spanEnd[gpu], e);
+            }
+            FlowRecord f;
+            f.collective = g.name;
+            f.step = op.step;
+            f.src = op.rank;
+            f.dst = op.peer;
+            f.bytes = op.bytes;
+            f.wireBytes = WireBytes(op.wire, op.bytes);
+            f.postedS = s * 1e-12;
+            f.endS = e * 1e-12;
+            SetSendTiming(runner.GetSendTiming(i), times.sharedPs[i], f);
+            f.idealS = times.idealS[i];
+            fct.push_back(f.FctS());
+            slow.push_back(f.Slowdown());
+            k.fct.push_back(fct.back());
+            k.slowdown.push_back(slow.back());
+            if (op.peer < gpus)
+            {
+                Phase& p = PhaseOf(iteration, op.peer, kind);
+                ++p.messages;
+                p.bytes += op.bytes;
+                p.fct.push_back(fct.back());
+                p.slowdown.push_back(slow.back());
+            }
+            if (m_chosen[kind] && (!m_rng || m_rng->GetValue() < m_sample))
+            {
+                r.trainingFlows.push_back(std::move(f));
+            }
+        }
+        std::vector<double> spans;
+        for (const uint32_t gpu : m_touched)
+        {
+            const double span = (m_spanEnd[gpu] - m_spanStart[gpu]) * 1e-12;
+            spans.push_back(span);
+            k.rankSpan.push_back(span);
+            Phase& p = PhaseOf(iteration, gpu, kind);
+            ++p.groups;
+            p.span.push_back(span);
+            if (trace)
+            {
+                r.trace.push_back(TraceEvent{g.name,
+                                             gpu,
+                                             TrainingKindLane(kind),
+                                             m_spanStart[gpu] * 1e-6,
+                                             (m_spanEnd[gpu] - m_spanStart[gpu]) * 1e-6});
+            }
+            m_spanStart[gpu] = INT64_MAX;
+            m_spanEnd[gpu] = INT64_MIN;
+        }
+        m_touched.clear();
+        if (ge >= gs)
+        {
+            tg.startS = gs * 1e-12;
+            tg.endS = ge * 1e-12;
+            tg.durationS = (ge - gs) * 1e-12;
+            c.busyS += tg.durationS;
+            c.maxS = std::max(c.maxS, tg.durationS);
+            k.duration.push_back(tg.durationS);
+        }
+        tg.fct = Tails(std::move(fct));
+        tg.slowdown = Tails(std::move(slow));
+        tg.rankSpan = Tails(std::move(spans));
+        const CollectiveCost cost = CollectiveAlphaBeta(m_graph, g);
+        tg.analyticS = CollectiveTime(g, cost, CollectiveModel::FORMULA);
+        tg.bound = GroupBound(m_bound, m_graph, m_ports, g, cost, ops, sends, from, to);
+        if (tg.durationS > 0 && tg.analyticS > 0)
+        {
+            k.simOverAnalytic.push_back(tg.durationS / tg.analyticS);
+        }
+        if (tg.durationS > 0 && tg.bound.seconds > 0)
+        {
+            k.simOverBound.push_back(tg.durationS / tg.bound.seconds);
+        }
+        r.training.groups.push_back(std::move(tg));
+    }
+
+    /**
+     * \brief The per-kind and per-rank tails, into the results.
+     * \param r the results
+     */
+    void Finish(RunResults& r)
+    {
+        for (uint32_t kind = 0; kind < TRAINING_KINDS; ++kind)
+        {
+            Kind& k = m_kinds[kind];
+            if (k.result.groups == 0)
+            {
+                continue;
+            }
+            k.result.kind = TrainingKindName(kind);
+            k.result.duration = Tails(std::move(k.duration));
+            k.result.fct = Tails(std::move(k.fct));
+            k.result.slowdown = Tails(std::move(k.slowdown));
+            k.result.rankSpan = Tails(std::move(k.rankSpan));
+            k.result.simOverAnalytic = Tails(std::move(k.simOverAnalytic));
+            k.result.simOverBound = Tails(std::move(k.simOverBound));
+            r.training.communication.push_back(std::move(k.result));
+        }
+        std::vector<uint64_t> keys;
+        keys.reserve(m_phases.size());
+        for (const auto& [key, p] : m_phases)
+        {
+            keys.push_back(key);
+        }
+        std::sort(keys.begin(), keys.end());
+        for (const uint64_t key : keys)
+        {
+            Phase& p = m_phases[key];
+            TrainingRankPhase out;
+            out.iteration = static_cast<uint32_t>(key >> 40);
+            out.gpu = static_cast<uint32_t>((key >> 8) & 0xffffffffull);
+            out.rank = m_rankOf[out.gpu];
+            out.kind = TrainingKindName(key & 0xff);
+            out.groups = p.groups;
+            out.messages = p.messages;
+            out.bytes = p.bytes;
+            out.span = Tails(std::move(p.span));
+            out.fct = Tails(std::move(p.fct));
+            out.slowdown = Tails(std::move(p.slowdown));
+            r.training.rankPhases.push_back(std::move(out));
+        }
+    }
+
+  private:
+    /// The sampling stream of the training flows written (far beyond every other stream).
+    static constexpr int64_t FLOW_SAMPLE_STREAM = int64_t{1} << 40;
+
+    /// One kind's samples.
+    struct Kind
+    {
+        TrainingCommResult result;           //!< counts and the tails, at the end
+        std::vector<double> duration;        //!< group durations
+        std::vector<double> fct;             //!< message FCTs
+        std::vector<double> slowdown;        //!< message slowdowns
+        std::vector<double> rankSpan;        //!< rank spans
+        std::vector<double> simOverAnalytic; //!< group duration / formula
+        std::vector<double> simOverBound;    //!< group duration / bound
+    };
+
+    /// One (iteration, rank, kind)'s samples.
+    struct Phase
+    {
+        uint64_t groups{0};           //!< groups
+        uint64_t messages{0};         //!< messages received
+        uint64_t bytes{0};            //!< their payload
+        std::vector<double> span;     //!< spans
+        std::vector<double> fct;      //!< FCTs of the messages received
+        std::vector<double> slowdown; //!< their slowdowns
+    };
+
+    /**
+     * \param iteration an iteration
+     * \param gpu a GPU
+     * \param kind a kind
+     * \return its samples
+     */
+    Phase& PhaseOf(uint32_t iteration, uint32_t gpu, uint32_t kind)
+    {
+        return m_phases[(static_cast<uint64_t>(iteration) << 40) | (static_cast<uint64_t>(gpu) << 8)
+                        | kind];
+    }
+
+    const FabricGraph& m_graph;                   //!< the fabric
+    const std::vector<PortRecord>& m_ports;       //!< the run's ports
+    FabricBound& m_bound;                         //!< the fabric-aware bound
+    std::vector<Kind> m_kinds;                    //!< per kind
+    std::unordered_map<uint64_t, Phase> m_phases; //!< per (iteration, GPU, kind)
+    std::vector<uint32_t> m_rankOf;               //!< GPU -> canonical rank
+    std::vector<int64_t> m_spanStart;             //!< per GPU, the group's span, ps
+    std::vector<int64_t> m_spanEnd;               //!< per GPU
+    std::vector<uint32_t> m_touched;              //!< GPUs with a span in the group
+    std::vector<bool> m_chosen;                   //!< per kind: its flows to flows.csv
+    double m_sample{1.0};                         //!< share of them written
+    Ptr<UniformRandomVariable> m_rng;             //!< sampling draws (null: all)
+};
+
+/**
  * \brief Per-collective results, flows and trace events of the traffic's
  * collectives, and the training groups aggregated by kind.
  *
@@ -496,7 +950,10 @@ TrainingKindLane(uint32_t kind)
  * \param graph the fabric
  * \param workload the workload as run
  * \param runner the workload execution after the run
+ * \param times every op timed (MeasureOps())
+ * \param bound the fabric-aware bound of the fabric
  * \param training the training job's iterations (may be empty)
+ * \param spec the scenario (which training flows go to flows.csv)
  * \param trace gather trace events
  * \param r the results to fill
  */
@@ -504,22 +961,28 @@ void
 GatherGroups(const FabricGraph& graph,
              const Workload& workload,
              const WorkloadExecution& runner,
+             const OpTimes& times,
+             FabricBound& bound,
              const TrainingBuild& training,
+             const ScenarioSpec& spec,
              bool trace,
              RunResults& r)
 {
     const auto& ops = workload.GetOps();
     const auto& groups = workload.GetGroups();
-    const uint32_t gpuCount = graph.GetGpuCount();
     constexpr int8_t COLLECTIVE = -1;
     std::vector<int8_t> kindOf(groups.size(), COLLECTIVE);
-    for (const TrainingWorkloadInfo& info : training.iterations)
+    std::vector<uint32_t> iterationOf(groups.size(), 0);
+    for (uint32_t it = 0; it < training.iterations.size(); ++it)
     {
+        const TrainingWorkloadInfo& info = training.iterations[it];
         for (std::size_t i = 0; i < info.groups.size(); ++i)
         {
             kindOf[info.firstGroup + i] = static_cast<int8_t>(info.groups[i].kind);
+            iterationOf[info.firstGroup + i] = it;
         }
     }
+    TrainingTails tails(graph, training, spec, r.ports, bound);
 
     // SEND ops bucketed by group (a counting sort: O(ops)).
     const Workload::GroupSends bucketed = workload.GetSendsByGroup();
@@ -530,10 +993,6 @@ GatherGroups(const FabricGraph& graph,
     // NVLS sends to) and reset after each group.
     const std::size_t endpointCount = graph.GetEndpointNodes().size();
     std::vector<uint32_t> position(endpointCount, UINT32_MAX);
-    std::vector<int64_t> spanStart(gpuCount, INT64_MAX);
-    std::vector<int64_t> spanEnd(gpuCount, INT64_MIN);
-    std::vector<uint32_t> touched;
-    std::vector<TrainingCommResult> comm(TRAINING_KINDS);
     if (trace)
     {
         r.traceLanes = TraceLaneNames();
@@ -545,64 +1004,20 @@ GatherGroups(const FabricGraph& graph,
         if (kindOf[gi] != COLLECTIVE)
         {
             const auto kind = static_cast<uint32_t>(kindOf[gi]);
-            if (kind == TrainingGroupInfo::COMPUTE)
+            if (kind != TrainingGroupInfo::COMPUTE) // (the DELAY ops: reported per rank)
             {
-                continue; // the DELAY ops: reported per rank
+                tails.AddGroup(g,
+                               kind,
+                               iterationOf[gi],
+                               ops,
+                               sends,
+                               first[gi],
+                               first[gi + 1],
+                               runner,
+                               times,
+                               trace,
+                               r);
             }
-            TrainingCommResult& k = comm[kind];
-            ++k.groups;
-            int64_t gs = INT64_MAX;
-            int64_t ge = INT64_MIN;
-            for (uint32_t j = first[gi]; j < first[gi + 1]; ++j)
-            {
-                const WorkloadOp& op = ops[sends[j]];
-                if (op.rank < gpuCount) // what the GPUs sent (not a switch's NVLS or SHARP sends)
-                {
-                    ++k.messages;
-                    k.bytes += op.bytes;
-                }
-                const int64_t s = runner.GetOpStart(sends[j]).GetPicoSeconds();
-                const int64_t e = runner.GetOpEnd(sends[j]).GetPicoSeconds();
-                if (e < 0 || s < 0)
-                {
-                    continue;
-                }
-                gs = std::min(gs, s);
-                ge = std::max(ge, e);
-                if (trace)
-                {
-                    for (const uint32_t gpu : {op.rank, op.peer})
-                    {
-                        if (gpu >= gpuCount)
-                        {
-                            continue; // an in-network switch: not a GPU's lane
-                        }
-                        if (spanStart[gpu] == INT64_MAX)
-                        {
-                            touched.push_back(gpu);
-                        }
-                        spanStart[gpu] = std::min(spanStart[gpu], s);
-                        spanEnd[gpu] = std::max(spanEnd[gpu], e);
-                    }
-                }
-            }
-            if (ge >= gs)
-            {
-                const double d = (ge - gs) * 1e-12;
-                k.busyS += d;
-                k.maxS = std::max(k.maxS, d);
-            }
-            for (const uint32_t gpu : touched)
-            {
-                r.trace.push_back(TraceEvent{g.name,
-                                             gpu,
-                                             TrainingKindLane(kind),
-                                             spanStart[gpu] * 1e-6,
-                                             (spanEnd[gpu] - spanStart[gpu]) * 1e-6});
-                spanStart[gpu] = INT64_MAX;
-                spanEnd[gpu] = INT64_MIN;
-            }
-            touched.clear();
             continue;
         }
 
@@ -617,6 +1032,7 @@ GatherGroups(const FabricGraph& graph,
         c.rankGpus = g.ranks;
         c.bytesSentPerRank.assign(g.ranks.size(), 0);
         c.finishSPerRank.assign(g.ranks.size(), c.startS);
+        c.scheduleFinishSPerRank.assign(g.ranks.size(), c.startS);
         for (uint32_t i = 0; i < g.ranks.size(); ++i)
         {
             position[g.ranks[i]] = i;
@@ -624,7 +1040,10 @@ GatherGroups(const FabricGraph& graph,
         const CollectiveCost cost = CollectiveAlphaBeta(graph, g);
         c.alphaS = cost.inter.alphaS;
         c.betaSPerByte = cost.inter.betaSPerByte;
+        c.alphaIntraS = cost.intra.alphaS;
+        c.betaIntraSPerByte = cost.intra.betaSPerByte;
         c.analyticS = CollectiveTime(g, cost, CollectiveModel::FORMULA);
+        c.bound = GroupBound(bound, graph, r.ports, g, cost, ops, sends, first[gi], first[gi + 1]);
         c.endS = c.startS;
         for (uint32_t j = first[gi]; j < first[gi + 1]; ++j)
         {
@@ -647,13 +1066,20 @@ GatherGroups(const FabricGraph& graph,
             f.dst = op.peer;
             f.bytes = op.bytes;
             f.wireBytes = WireBytes(op.wire, op.bytes);
-            f.startS = start.GetSeconds();
+            f.postedS = start.GetSeconds();
             f.endS = end.GetSeconds();
+            SetSendTiming(runner.GetSendTiming(i), times.sharedPs[i], f);
+            f.idealS = times.idealS[i];
             c.endS = std::max(c.endS, f.endS);
             if (position[op.peer] != UINT32_MAX) // (not to an in-network switch)
             {
                 double& finish = c.finishSPerRank[position[op.peer]];
                 finish = std::max(finish, f.endS);
+                if (times.replayPs[i] >= 0)
+                {
+                    double& schedule = c.scheduleFinishSPerRank[position[op.peer]];
+                    schedule = std::max(schedule, times.replayPs[i] * 1e-12);
+                }
             }
             r.flows.push_back(std::move(f));
         }
@@ -680,19 +1106,17 @@ GatherGroups(const FabricGraph& graph,
         }
         r.collectives.push_back(std::move(c));
     }
-    // The collectives' ops are contiguous per group, in group order: flows are in op order.
+    // The collectives' ops are contiguous per group, in group order: flows are in op order;
+    // the training flows written follow.
     for (std::size_t i = 0; i < r.flows.size(); ++i)
     {
         r.flows[i].id = i;
     }
-    for (uint32_t k = 0; k < TRAINING_KINDS; ++k)
+    for (std::size_t i = 0; i < r.trainingFlows.size(); ++i)
     {
-        if (comm[k].groups > 0)
-        {
-            comm[k].kind = TrainingKindName(k);
-            r.training.communication.push_back(comm[k]);
-        }
+        r.trainingFlows[i].id = r.flows.size() + i;
     }
+    tails.Finish(r);
 }
 
 /**
@@ -766,12 +1190,17 @@ ComputeName(const TrainingComputeOp& c)
  * \brief The training job's iterations, per-rank breakdown, MoE totals and
  * compute trace events.
  * \param tb the job as built
+ * \param times every op timed (MeasureOps())
  * \param runner the workload execution after the run
  * \param trace gather trace events
  * \param r the results to fill
  */
 void
-GatherTraining(const TrainingBuild& tb, const WorkloadExecution& runner, bool trace, RunResults& r)
+GatherTraining(const TrainingBuild& tb,
+               const WorkloadExecution& runner,
+               const OpTimes& times,
+               bool trace,
+               RunResults& r)
 {
     const TrainingSpec& spec = tb.spec;
     TrainingResult& t = r.training;
@@ -847,13 +1276,17 @@ GatherTraining(const TrainingBuild& tb, const WorkloadExecution& runner, bool tr
             rr.dp = ri.dp;
             rr.computeS = rt.compute.GetSeconds();
             rr.pipelineIdleS = rt.pipelineIdle.GetSeconds();
+            rr.skewS = rt.skew.GetSeconds();
             rr.exposedTensorS = rt.exposedTensor.GetSeconds();
             rr.exposedPipelineS = rt.exposedPipeline.GetSeconds();
             rr.exposedExpertS = rt.exposedExpert.GetSeconds();
             rr.exposedDataS = rt.exposedData.GetSeconds();
             rr.endS = rt.end.GetSeconds();
+            const int64_t replayed = times.replayPs[ri.endOp];
+            rr.fabricDelayS = replayed >= 0 ? std::max(rr.endS - replayed * 1e-12, 0.0) : 0.0;
             ir.computeS += rr.computeS / n;
             ir.pipelineIdleS += rr.pipelineIdleS / n;
+            ir.skewS += rr.skewS / n;
             ir.exposedTensorS += rr.exposedTensorS / n;
             ir.exposedPipelineS += rr.exposedPipelineS / n;
             ir.exposedExpertS += rr.exposedExpertS / n;
@@ -1179,24 +1612,13 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     }
 
     const Clock::time_point gather0 = Clock::now();
-    GatherGroups(graph, workload, *runner, training, options.trace, r);
+    const OpTimes times = MeasureOps(graph, workload, *runner, stats.GetRelayWaitMeter());
+    FabricBound bound(graph);
+    GatherGroups(graph, workload, *runner, times, bound, training, spec, options.trace, r);
     GatherBisection(graph, spec.topology, r);
-    {
-        std::vector<MessageQuery> queries;
-        queries.reserve(r.flows.size());
-        for (const FlowRecord& f : r.flows)
-        {
-            queries.push_back(MessageQuery{f.src, f.dst, f.wireBytes});
-        }
-        const std::vector<double> ideal = MessageIdealTimes(graph, queries);
-        for (std::size_t i = 0; i < r.flows.size(); ++i)
-        {
-            r.flows[i].idealS = ideal[i];
-        }
-    }
     if (spec.traffic.hasTraining)
     {
-        GatherTraining(training, *runner, options.trace, r);
+        GatherTraining(training, *runner, times, options.trace, r);
         r.training.locality = spec.traffic.locality;
     }
     FillTails(r);
@@ -1219,6 +1641,16 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
                          trainingKind,
                          spec.attributionFlows,
                          r);
+        // The mechanisms the run has, so that attribution names no other.
+        r.stragglers.congestionControl = build.congestionControl != nullptr;
+        r.stragglers.goBackN = ResolveReliability(build.reliability, graph.GetProfiles())
+                               == ReliabilitySetting::GO_BACK_N;
+        for (const LinkProfile& p : graph.GetProfiles())
+        {
+            r.stragglers.pfc = r.stragglers.pfc || p.flowControl == LinkProfile::FlowControl::PFC;
+            r.stragglers.credits
+                = r.stragglers.credits || p.flowControl == LinkProfile::FlowControl::CREDIT;
+        }
     }
     r.captures = capture.Finish();
     CheckRun(graph, fabric, workload, *runner, r);

@@ -112,6 +112,9 @@ namespace
  * \param path the links, in order
  * \param mtu the fabric's MTU
  * \param bytes payload bytes
+ * \param width NVLinks the message stripes over (a GPU spreads a message over its equal-cost
+ *        NVLinks packet by packet: its packets follow each other width times faster on the
+ *        NVLink hops); 1: none
  * \return seconds
  */
 double
@@ -119,7 +122,8 @@ IdealOnPath(const FabricGraph& graph,
             uint32_t src,
             const std::vector<uint32_t>& path,
             uint32_t mtu,
-            uint64_t bytes)
+            uint64_t bytes,
+            uint32_t width = 1)
 {
     if (path.empty())
     {
@@ -146,11 +150,13 @@ IdealOnPath(const FabricGraph& graph,
         const bool toSwitch = nodes[at].kind == FabricGraph::NodeKind::SWITCH;
         latency += p.propagationDelay.GetSeconds();
         latency += toSwitch ? p.switchLatency.GetSeconds() : p.nicLatency.GetSeconds();
+        const double lanes
+            = links[path[h]].kind == FabricGraph::LinkKind::NVLINK ? std::max(width, 1u) : 1.0;
         for (int kind = 0; kind < 3; ++kind)
         {
             const bool first = kind == 0 || (kind == 2 && packets == 1);
             const double wire = p.WireBytes(payload[kind], first);
-            down[h][kind] = wire / bytesPerS;
+            down[h][kind] = wire / bytesPerS / lanes;
             right[h][kind] = (toSwitch && p.cutThrough ? std::min(64.0, wire) : wire) / bytesPerS;
         }
     }
@@ -203,16 +209,46 @@ IdealOnPath(const FabricGraph& graph,
 
 } // namespace
 
+namespace
+{
+
+/**
+ * \param graph the fabric
+ * \param src a source node
+ * \param dst a destination node
+ * \param dist RouteDistancesTo(dst)
+ * \param hops scratch
+ * \return the NVLinks a message from src to dst stripes over: the source GPU's equal-cost next
+ *         hops when every one is an NVLink (FabricBuilder's stripe selector), else 1
+ */
+uint32_t
+StripeWidth(const FabricGraph& graph,
+            uint32_t src,
+            uint32_t dst,
+            const std::vector<uint32_t>& dist,
+            std::vector<uint32_t>& hops)
+{
+    if (graph.GetNodes()[src].kind != FabricGraph::NodeKind::GPU)
+    {
+        return 1;
+    }
+    graph.NextHops(src, dst, dist, hops);
+    for (const uint32_t h : hops)
+    {
+        if (graph.GetLinks()[graph.GetAdjacency(src)[h].link].kind != FabricGraph::LinkKind::NVLINK)
+        {
+            return 1;
+        }
+    }
+    return std::max<uint32_t>(hops.size(), 1);
+}
+
+} // namespace
+
 double
 MessageIdealTime(const FabricGraph& graph, uint32_t srcGpu, uint32_t dstGpu, uint64_t bytes)
 {
-    const std::vector<uint32_t> nodes = graph.GetEndpointNodes(); // GPUs, then reducers
-    const uint32_t src = nodes.at(srcGpu);
-    return IdealOnPath(graph,
-                       src,
-                       graph.ShortestPath(src, nodes.at(dstGpu)),
-                       graph.GetSmallestMtu(),
-                       bytes);
+    return MessageIdealTimes(graph, {MessageQuery{srcGpu, dstGpu, bytes}}).front();
 }
 
 std::vector<double>
@@ -233,6 +269,7 @@ MessageIdealTimes(const FabricGraph& graph, const std::vector<MessageQuery>& que
     std::vector<uint32_t> hops;
     uint32_t distFor = UINT32_MAX;
     uint32_t pathFor = UINT32_MAX;
+    uint32_t width = 1;
     const std::vector<uint32_t> nodes = graph.GetEndpointNodes(); // GPUs, then reducers
     for (const uint32_t q : order)
     {
@@ -249,6 +286,8 @@ MessageIdealTimes(const FabricGraph& graph, const std::vector<MessageQuery>& que
             // FabricGraph::ShortestPath() with the distances kept
             path.clear();
             pathFor = src;
+            width = src != dst && dist[src] != UINT32_MAX ? StripeWidth(graph, src, dst, dist, hops)
+                                                          : 1;
             uint32_t n = src;
             if (src != dst && dist[src] != UINT32_MAX)
             {
@@ -266,7 +305,7 @@ MessageIdealTimes(const FabricGraph& graph, const std::vector<MessageQuery>& que
                 }
             }
         }
-        out[q] = IdealOnPath(graph, src, path, mtu, queries[q].bytes);
+        out[q] = IdealOnPath(graph, src, path, mtu, queries[q].bytes, width);
     }
     return out;
 }

@@ -35,7 +35,7 @@ MeasureBisection(const BisectionCutInfo& cut,
     const std::size_t n = cut.sideA.size();
     for (const FlowRecord& f : flows)
     {
-        if (f.src >= n || f.dst >= n || f.startS < startS || f.endS > endS)
+        if (f.src >= n || f.dst >= n || f.postedS < startS || f.endS > endS)
         {
             continue;
         }

@@ -12,6 +12,7 @@
 #include "ns3/port-metrics.h"
 #include "ns3/port-sampler.h"
 #include "ns3/rdma-transport.h"
+#include "ns3/relay-wait-meter.h"
 #include "ns3/simulator.h"
 #include "ns3/straggler-ledger.h"
 
@@ -117,8 +118,39 @@ FabricStatsHelper::Install(const FabricGraph& graph, const Fabric& fabric)
             m_ledger->ConnectTransport(t, std::move(ports));
         }
     }
+    // The waits of relayed messages at multi-port GPUs' ports (PXN): the sending server's own
+    // sharing, told apart from the fabric's delay (RelayWaitMeter).
+    const auto& links = graph.GetLinks();
+    const auto& nodes = graph.GetNodes();
+    m_relay = std::make_unique<RelayWaitMeter>(fabric.transports.size());
+    std::vector<uint32_t> endpointOf(nodes.size(), UINT32_MAX);
+    const std::vector<uint32_t> endpointNodes = graph.GetEndpointNodes();
+    for (uint32_t e = 0; e < endpointNodes.size(); ++e)
+    {
+        endpointOf[endpointNodes[e]] = e;
+    }
+    for (std::size_t i = 0; i < links.size(); ++i)
+    {
+        for (const uint32_t end : {0u, 1u})
+        {
+            const uint32_t n = end == 0 ? links[i].a : links[i].b;
+            if (nodes[n].kind == FabricGraph::NodeKind::GPU && n < fabric.switches.size()
+                && fabric.switches[n] && endpointOf[n] != UINT32_MAX)
+            {
+                const uint32_t endpoint = endpointOf[n];
+                m_relay->ConnectRelayPort(end == 0 ? fabric.devicesA[i] : fabric.devicesB[i],
+                                          endpoint);
+            }
+        }
+    }
     m_sampler = std::make_unique<PortSampler>(m_ports, m_sampleInterval);
     m_sampler->Start();
+}
+
+const RelayWaitMeter*
+FabricStatsHelper::GetRelayWaitMeter() const
+{
+    return m_relay.get();
 }
 
 FabricStatsResults

@@ -21,6 +21,7 @@ class FabricNetDevice;
 class FabricSwitch;
 class PortSampler;
 class StragglerLedger;
+class RelayWaitMeter;
 
 /**
  * \ingroup ai-fabric
@@ -99,6 +100,8 @@ class FabricStatsHelper
 
     /// \return the straggler ledger, once installed with EnableStragglerLedger; else null
     const StragglerLedger* GetStragglerLedger() const;
+    /// \return the waits of relayed messages at multi-port GPUs' ports, once installed
+    const RelayWaitMeter* GetRelayWaitMeter() const;
     /// \return simulator events the helper's time series executed (bookkeeping, not model)
     uint64_t GetEvents() const;
 
@@ -111,6 +114,7 @@ class FabricStatsHelper
     std::vector<Ptr<FabricSwitch>> m_switches; //!< every forwarding element
     std::unique_ptr<PortSampler> m_sampler;    //!< the time series
     std::unique_ptr<StragglerLedger> m_ledger; //!< straggler attribution, if enabled
+    std::unique_ptr<RelayWaitMeter> m_relay;   //!< relayed messages' waits at GPU ports
 };
 
 } // namespace ns3

@@ -141,26 +141,64 @@ StragglerOf(const std::vector<double>& finishS, const std::vector<uint32_t>& gpu
     return f;
 }
 
+StragglerFigure
+StragglerOf(const std::vector<double>& finishS,
+            const std::vector<double>& scheduleS,
+            const std::vector<uint32_t>& gpus,
+            double startS)
+{
+    StragglerFigure f = StragglerOf(finishS, gpus, startS);
+    if (!f.valid || scheduleS.size() != finishS.size())
+    {
+        return f;
+    }
+    f.scheduled = true;
+    std::vector<double> delay(finishS.size());
+    for (std::size_t i = 0; i < finishS.size(); ++i)
+    {
+        delay[i] = std::max(finishS[i] - scheduleS[i], 0.0);
+        if (delay[i] > delay[f.delayedPosition])
+        {
+            f.delayedPosition = i;
+        }
+    }
+    f.delayedGpu = f.delayedPosition < gpus.size() ? gpus[f.delayedPosition] : f.delayedPosition;
+    f.delayS = delay[f.delayedPosition];
+    f.medianDelayS = Percentile(delay, 50.0);
+    f.fabric = f.delayS - f.medianDelayS > STRAGGLER_SHARE * std::max(f.medianS - startS, 0.0);
+    return f;
+}
+
 void
 FillTails(RunResults& r)
 {
     std::vector<double> fct;
     std::vector<double> slow;
+    std::vector<double> backlog;
+    std::vector<double> shared;
     fct.reserve(r.flows.size());
     slow.reserve(r.flows.size());
+    backlog.reserve(r.flows.size());
+    shared.reserve(r.flows.size());
     for (const FlowRecord& f : r.flows)
     {
         fct.push_back(f.FctS());
         slow.push_back(f.Slowdown());
+        backlog.push_back(f.BacklogS());
+        shared.push_back(f.sharedS);
     }
     r.fct = Tails(fct);
     r.slowdown = Tails(slow);
+    r.backlog = Tails(backlog);
+    r.shared = Tails(shared);
     std::size_t flow = 0;
     for (CollectiveResult& c : r.collectives)
     {
         // flows are grouped per collective, in collective order
         std::vector<double> cf;
         std::vector<double> cs;
+        std::vector<double> cb;
+        std::vector<double> ch;
         std::unordered_map<uint32_t, uint32_t> position;
         for (uint32_t i = 0; i < c.rankGpus.size(); ++i)
         {
@@ -171,6 +209,8 @@ FillTails(RunResults& r)
         {
             cf.push_back(fct[flow]);
             cs.push_back(slow[flow]);
+            cb.push_back(backlog[flow]);
+            ch.push_back(shared[flow]);
             const auto at = position.find(r.flows[flow].dst);
             if (at != position.end() && at->second < receives.size())
             {
@@ -180,40 +220,53 @@ FillTails(RunResults& r)
         }
         c.fct = Tails(std::move(cf));
         c.slowdown = Tails(std::move(cs));
+        c.backlog = Tails(std::move(cb));
+        c.shared = Tails(std::move(ch));
         // ranks that receive nothing (a send-recv's senders) have no finish time
         std::vector<double> finish;
+        std::vector<double> schedule;
         std::vector<uint32_t> gpus;
+        const bool replayed = c.scheduleFinishSPerRank.size() == c.finishSPerRank.size();
         for (uint32_t i = 0; i < receives.size(); ++i)
         {
             if (receives[i])
             {
                 finish.push_back(c.finishSPerRank[i]);
+                if (replayed)
+                {
+                    schedule.push_back(c.scheduleFinishSPerRank[i]);
+                }
                 gpus.push_back(i < c.rankGpus.size() ? c.rankGpus[i] : i);
             }
         }
         c.rankFinish = Tails(finish);
-        c.straggler = StragglerOf(finish, gpus, c.startS);
+        c.straggler = StragglerOf(finish, schedule, gpus, c.startS);
         if (c.straggler.valid)
         {
             // report the rank's position in the collective, not among the receivers
             c.straggler.position = position.count(c.straggler.gpu) ? position[c.straggler.gpu]
                                                                    : c.straggler.position;
+            c.straggler.delayedPosition = position.count(c.straggler.delayedGpu)
+                                              ? position[c.straggler.delayedGpu]
+                                              : c.straggler.delayedPosition;
         }
     }
     for (TrainingIterationResult& it : r.training.iterations)
     {
         std::vector<double> ends;
+        std::vector<double> schedule;
         std::vector<uint32_t> gpus;
         for (const TrainingRankResult& rr : r.training.ranks)
         {
             if (rr.iteration == it.iteration)
             {
                 ends.push_back(rr.endS);
+                schedule.push_back(rr.endS - rr.fabricDelayS);
                 gpus.push_back(rr.gpu);
             }
         }
         it.rankEnd = Tails(ends);
-        it.straggler = StragglerOf(ends, gpus, it.startS);
+        it.straggler = StragglerOf(ends, schedule, gpus, it.startS);
     }
 }
 

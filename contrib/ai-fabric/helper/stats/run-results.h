@@ -14,33 +14,56 @@ namespace ns3
 
 /**
  * \ingroup ai-fabric
- * \brief One message (flow) of the run: posted at the sender, complete when its
- * last byte has arrived at the receiver.
+ * \brief One message (flow) of the run, timed in three parts (docs/results-format.md,
+ * "Message timing"): posted -> eligible (the sender's own backlog: the messages before it on
+ * its queue pair), eligible -> first byte on the wire, first byte -> last byte delivered.
  */
 struct FlowRecord
 {
     uint64_t id{0};         //!< flow id, in issue order
-    std::string collective; //!< name of the collective it belongs to
+    std::string collective; //!< name of the collective (or training group) it belongs to
     uint32_t step{0};       //!< algorithm step that issued it
     uint32_t src{0};        //!< source GPU index
     uint32_t dst{0};        //!< destination GPU index
     uint64_t bytes{0};      //!< payload bytes
     uint64_t wireBytes{0};  //!< bytes on the wire: the payload in its protocol's lines
                             //!< (WireBytes(); equal to bytes for Simple or no protocol)
-    double startS{0};       //!< time the message was posted to the transport (its
-                            //!< dependencies done, plus its protocol's post latency), seconds
+    double postedS{0};      //!< time the message was posted to its queue pair (its
+                            //!< dependencies and slots done, plus its protocol's post
+                            //!< latency and its kernel's copy), seconds
+    double eligibleS{-1};   //!< time it became the head of its queue pair (the messages before
+                            //!< it sent), from when it could leave, seconds (-1: unknown: the
+                            //!< posted time is used)
+    double firstByteS{-1};  //!< time its first packet started leaving the source, seconds
     double endS{0};         //!< time its last byte arrived, seconds
+    double sharedS{0};      //!< from eligible to its last packet leaving, the time the source
+                            //!< port spent sending the sender's other packets while this
+                            //!< message waited for its turn in the round robin, seconds
     double idealS{0};       //!< its FCT alone on an empty fabric (MessageIdealTime()), seconds
 
+    /// \return when it could leave: eligibleS, or postedS if unknown
+    double EligibleS() const
+    {
+        return eligibleS >= 0 ? eligibleS : postedS;
+    }
+
+    /// \return flow completion time, from eligible to the last byte delivered, seconds
     double FctS() const
     {
-        return endS - startS;
-    } //!< flow completion time, seconds
+        return endS - EligibleS();
+    }
 
-    /// \return FctS() / idealS: 1 = as fast as on an empty fabric; NaN without an ideal
+    /// \return the sender's own backlog: posted to eligible, seconds
+    double BacklogS() const
+    {
+        return EligibleS() - postedS;
+    }
+
+    /// \return (FctS() - sharedS) / idealS: 1 = as fast as alone on an empty fabric with the
+    /// sender's port to itself; NaN without an ideal
     double Slowdown() const
     {
-        return idealS > 0 ? FctS() / idealS : std::numeric_limits<double>::quiet_NaN();
+        return idealS > 0 ? (FctS() - sharedS) / idealS : std::numeric_limits<double>::quiet_NaN();
     }
 };
 
@@ -65,13 +88,37 @@ struct TailSummary
  */
 struct StragglerFigure
 {
-    bool valid{false};      //!< there was at least one rank
-    uint32_t position{0};   //!< the slowest rank's position (first on a tie)
-    uint32_t gpu{0};        //!< its GPU index
-    double finishS{0};      //!< its finish time, seconds (absolute)
-    double medianS{0};      //!< the median finish time over ranks, seconds (absolute)
-    double overMedian{0};   //!< (finish - start) / (median - start); NaN if median == start
-    double minusMedianS{0}; //!< finish - median, seconds
+    bool valid{false};           //!< there was at least one rank
+    uint32_t position{0};        //!< the slowest rank's position (first on a tie)
+    uint32_t gpu{0};             //!< its GPU index
+    double finishS{0};           //!< its finish time, seconds (absolute)
+    double medianS{0};           //!< the median finish time over ranks, seconds (absolute)
+    double overMedian{0};        //!< (finish - start) / (median - start); NaN if median == start
+    double minusMedianS{0};      //!< finish - median, seconds
+    bool scheduled{false};       //!< the fields below were measured against the schedule
+    bool fabric{false};          //!< a straggler: a rank the fabric delayed more than the median
+                                 //!< rank by over STRAGGLER_SHARE of the median rank's time
+    uint32_t delayedPosition{0}; //!< the rank the fabric delayed most (first on a tie)
+    uint32_t delayedGpu{0};      //!< its GPU index
+    double delayS{0};            //!< its finish less its finish without the fabric's delays, s
+    double medianDelayS{0};      //!< the median rank's such delay, seconds
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief The fabric-aware bound of a group of messages (FabricBound; docs/collectives.md,
+ * "Fabric-aware bound"): the busiest link's wire bytes over its rate, plus the launch latency and
+ * one step's alpha on its paths.
+ */
+struct BoundFigure
+{
+    double seconds{-1};    //!< bandwidthS + latencyS (negative: none)
+    double bandwidthS{0};  //!< the bottleneck link's wire bytes / rate, seconds
+    double latencyS{0};    //!< the launch latency and one step's alpha, seconds
+    std::string link;      //!< the bottleneck: "node->peer" (empty: no link crossed)
+    std::string tierClass; //!< its tier class (gpu-leaf, leaf-spine, nvlink, ...)
+    double wireBytes{0};   //!< the bytes the group puts on it, with headers
+    double rateBps{0};     //!< its rate, bits per second
 };
 
 /**
@@ -92,15 +139,25 @@ struct CollectiveResult
     double algbwGBps{0};            //!< S / duration, GB/s (1e9 B/s), nccl-tests definition
     double busbwGBps{0};            //!< algbw times the op's bus factor (nccl-tests PERFORMANCE.md)
     double analyticS{0};            //!< alpha-beta estimate for the same fabric, seconds
-    double alphaS{0};               //!< alpha used by the estimate (per-step latency), seconds
+    double alphaS{0};               //!< alpha used by the estimate (per-step latency), seconds;
+                                    //!< hierarchical: between servers, along a rail
     double betaSPerByte{0};         //!< beta used by the estimate (1/bandwidth), seconds per byte
+    double alphaIntraS{0};          //!< hierarchical: alpha inside a server, seconds (else 0)
+    double betaIntraSPerByte{0};    //!< hierarchical: beta inside a server, s/B (else 0)
+    BoundFigure bound;              //!< the fabric-aware bound
     std::vector<uint32_t> rankGpus; //!< GPU index of each rank, in rank order
     std::vector<uint64_t> bytesSentPerRank; //!< payload bytes each rank sent, in rank order
     std::vector<double> finishSPerRank;     //!< time each rank finished (last receive), seconds
+    /// when each rank would have finished had the fabric not delayed the run's messages
+    /// (ScheduleReplay), seconds; empty without a replay
+    std::vector<double> scheduleFinishSPerRank;
     TailSummary rankFinish;    //!< finish-time percentiles (absolute) of the ranks that receive, s
     StragglerFigure straggler; //!< slowest receiving rank vs the median receiving rank
-    TailSummary fct;           //!< FCT percentiles of its flows, seconds
-    TailSummary slowdown;      //!< slowdown (FCT / ideal) percentiles of its flows
+    TailSummary fct;           //!< FCT percentiles of its flows (from eligible), seconds
+    TailSummary slowdown;      //!< slowdown ((FCT - shared) / ideal) percentiles of its flows
+    TailSummary backlog;       //!< posted-to-eligible waits of its flows (the senders' own
+                               //!< backlog), seconds
+    TailSummary shared;        //!< its flows' shared port time (the senders' other packets), s
 };
 
 /**
@@ -181,7 +238,7 @@ struct FabricCounters
 /**
  * \ingroup ai-fabric
  * \brief One rank's share of one training iteration (SummarizeTrainingRun()):
- * computeS + pipelineIdleS + exposed*S = the iteration's step time.
+ * computeS + pipelineIdleS + skewS + exposed*S = the iteration's step time.
  */
 struct TrainingRankResult
 {
@@ -192,7 +249,12 @@ struct TrainingRankResult
     uint32_t pp{0};             //!< pipeline stage s
     uint32_t dp{0};             //!< data-parallel replica d
     double computeS{0};         //!< compute ops, seconds
-    double pipelineIdleS{0};    //!< pipeline bubble (waiting for upstream compute, done early), s
+    double pipelineIdleS{0};    //!< pipeline bubble (waiting for upstream compute, done early:
+                                //!< the fill and drain), seconds; 0 without PP
+    double skewS{0};            //!< without PP: waiting for the other ranks to start or end the
+                                //!< iteration (not a bubble), seconds
+    double fabricDelayS{0};     //!< how much later it ended than without the fabric's delays
+                                //!< to its messages (ScheduleReplay), seconds
     double exposedTensorS{0};   //!< waiting for TP collectives, seconds
     double exposedPipelineS{0}; //!< waiting for pipeline messages on the wire, seconds
     double exposedExpertS{0};   //!< waiting for MoE all-to-alls, seconds
@@ -218,6 +280,7 @@ struct TrainingIterationResult
     double stepS{0};            //!< endS - startS, seconds
     double computeS{0};         //!< mean over ranks of the compute time, seconds
     double pipelineIdleS{0};    //!< mean pipeline idle (bubble), seconds
+    double skewS{0};            //!< mean rank skew (no pipeline), seconds
     double exposedTensorS{0};   //!< mean exposed TP communication, seconds
     double exposedPipelineS{0}; //!< mean exposed PP communication, seconds
     double exposedExpertS{0};   //!< mean exposed EP (MoE all-to-all) communication, seconds
@@ -239,14 +302,67 @@ struct TrainingIterationResult
  */
 struct TrainingCommResult
 {
-    std::string kind;     //!< "tp", "pp-forward", "pp-backward", "dp", "expert-dp",
-                          //!< "moe-dispatch", "moe-combine", "moe-combine-backward",
-                          //!< "moe-dispatch-backward"
-    uint64_t groups{0};   //!< groups (collectives, pipeline messages) of this kind
-    uint64_t messages{0}; //!< messages (flows) they sent
-    uint64_t bytes{0};    //!< payload bytes they sent
-    double busyS{0};      //!< sum over groups of first post to last arrival, seconds
-    double maxS{0};       //!< the longest such group, seconds
+    std::string kind;            //!< "tp", "pp-forward", "pp-backward", "dp", "expert-dp",
+                                 //!< "moe-dispatch", "moe-combine", "moe-combine-backward",
+                                 //!< "moe-dispatch-backward"
+    uint64_t groups{0};          //!< groups (collectives, pipeline messages) of this kind
+    uint64_t messages{0};        //!< messages (flows) they sent
+    uint64_t bytes{0};           //!< payload bytes they sent
+    double busyS{0};             //!< sum over groups of first post to last arrival, seconds
+    double maxS{0};              //!< the longest such group, seconds
+    TailSummary duration;        //!< its groups' durations, seconds
+    TailSummary fct;             //!< FCT percentiles of its messages, seconds
+    TailSummary slowdown;        //!< slowdown percentiles of its messages
+    TailSummary rankSpan;        //!< every rank's span in every group of the kind, seconds
+    TailSummary simOverAnalytic; //!< its groups' duration / formula
+    TailSummary simOverBound;    //!< its groups' duration / fabric-aware bound
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief One group of a training job (a TP all-reduce, a pipeline message, a DP bucket, an MoE
+ * dispatch or combine): its time, tails, formula and bound (collectives.csv rows with a
+ * `kind`).
+ */
+struct TrainingGroupResult
+{
+    std::string name;      //!< group name
+    std::string kind;      //!< TrainingGroupInfo::KindName()
+    uint32_t iteration{0}; //!< iteration, from 0
+    std::string op;        //!< operation
+    std::string algorithm; //!< algorithm
+    std::string protocol;  //!< NCCL protocol it ran with
+    uint32_t ranks{0};     //!< ranks
+    uint64_t bytes{0};     //!< buffer size S, bytes
+    uint64_t messages{0};  //!< messages it sent
+    double startS{0};      //!< its first message's post, seconds
+    double endS{0};        //!< its last message's arrival, seconds
+    double durationS{0};   //!< endS - startS, seconds
+    double analyticS{-1};  //!< alpha-beta formula (CollectiveTime FORMULA), seconds
+    BoundFigure bound;     //!< the fabric-aware bound
+    TailSummary fct;       //!< FCT percentiles of its messages (from eligible), seconds
+    TailSummary slowdown;  //!< slowdown percentiles of its messages
+    TailSummary rankSpan;  //!< per GPU in it: first post to last arrival of the messages it
+                           //!< sends or receives (its trace.json span), seconds
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief One rank's groups of one kind in one iteration (rank-phases.csv): how long the
+ * rank spent in each, and the FCT of the messages it received.
+ */
+struct TrainingRankPhase
+{
+    uint32_t iteration{0}; //!< iteration, from 0
+    uint32_t rank{0};      //!< canonical rank
+    uint32_t gpu{0};       //!< GPU index
+    std::string kind;      //!< group kind
+    uint64_t groups{0};    //!< groups of this kind the rank took part in
+    uint64_t messages{0};  //!< messages it received in them
+    uint64_t bytes{0};     //!< their payload bytes
+    TailSummary span;      //!< its span in each group (TrainingGroupResult::rankSpan), seconds
+    TailSummary fct;       //!< FCT of the messages it received, seconds
+    TailSummary slowdown;  //!< their slowdown
 };
 
 /**
@@ -269,6 +385,8 @@ struct TrainingResult
     std::vector<TrainingIterationResult> iterations; //!< per iteration
     std::vector<TrainingRankResult> ranks;           //!< per iteration, then canonical rank
     std::vector<TrainingCommResult> communication;   //!< per group kind that occurred
+    std::vector<TrainingGroupResult> groups;         //!< every communication group, in order
+    std::vector<TrainingRankPhase> rankPhases;       //!< per iteration, rank and kind
     bool moe{false};                                 //!< the job has MoE layers
     uint64_t moeTokenCopies{0};                      //!< token copies routed, all iterations
     uint64_t moeDropped{0};                          //!< copies dropped by the expert capacity
@@ -382,9 +500,11 @@ struct StragglerFlow
     std::string srcName;            //!< source as reports name it: "gpu<i>", or the NVSwitch
     std::string dstName;            //!< destination, named as srcName
     uint64_t bytes{0};              //!< payload bytes
-    double fctS{0};                 //!< flow completion time, seconds
+    double fctS{0};                 //!< flow completion time (from eligible), seconds
+    double sharedS{0};              //!< of which the source port sent the sender's other
+                                    //!< packets while it waited its turn, seconds
     double idealS{0};               //!< FCT alone on an idle fabric (same path), seconds
-    double extraS{0};               //!< fctS - idealS, seconds
+    double extraS{0};               //!< fctS - sharedS - idealS: the fabric's delay, seconds
     uint32_t pathHops{0};           //!< egress ports on the last packet's path (source excluded)
     std::vector<StragglerHop> hops; //!< contributors, largest attributedS first
 };
@@ -397,6 +517,10 @@ struct StragglerAttribution
 {
     bool enabled{false};              //!< the ledger ran
     uint32_t flowsPerCollective{0};   //!< k: slowest flows reported per collective
+    bool congestionControl{false};    //!< DCQCN ran: it can pace a queue pair below line rate
+    bool goBackN{false};              //!< go-back-N ran: resends, a send window
+    bool pfc{false};                  //!< some link has PFC
+    bool credits{false};              //!< some link has credit flow control
     std::vector<StragglerFlow> flows; //!< per collective (in order), slowest first
 };
 
@@ -458,24 +582,29 @@ struct RunResults
     FabricCounters counters;   //!< flow control and loss
     std::vector<std::string> violations;       //!< invariants the run broke (empty: results valid)
     std::vector<CollectiveResult> collectives; //!< per collective
-    std::vector<FlowRecord> flows;             //!< per message
-    std::vector<PortRecord> ports;             //!< per port, in link order (a->b, then b->a)
-    bool hasTraining{false};                   //!< the traffic had a training job
-    TrainingResult training;                   //!< the training job, when hasTraining
-    std::vector<std::string> traceLanes;       //!< trace thread (tid) names, by tid
-    std::vector<TraceEvent> trace;             //!< Chrome trace events (trace.json)
-    std::string sweepCollective;               //!< the swept collective ("" if not a sweep)
-    std::vector<SweepRow> sweep;               //!< sweep rows, by size
-    std::vector<BisectionRecord> bisection;    //!< per all-to-all / permutation collective
-    TailSummary fct;                           //!< FCT percentiles over all flows, seconds
-    TailSummary slowdown;                      //!< slowdown percentiles over all flows
-    std::vector<TierClassRecord> tierClasses;  //!< per tier class present, in TierClassNames()
-                                               //!< order
-    double sampleIntervalS{0};                 //!< time-series bin width used, seconds
-    bool sampleIntervalAuto{true};             //!< bins were sized automatically
-    std::vector<TimeSeriesRow> timeseries;     //!< by bin, then port id; active ports only
-    StragglerAttribution stragglers;           //!< where the slowest flows' delay came from
-    std::vector<PacketCaptureFile> captures;   //!< packet captures of the chosen ports
+    std::vector<FlowRecord> flows;             //!< per message of the traffic's collectives
+    /// the training flows chosen for flows.csv (`results: flows`, `flow_sample`), after the
+    /// collectives' flows in flows.csv (their ids continue)
+    std::vector<FlowRecord> trainingFlows;
+    std::vector<PortRecord> ports;            //!< per port, in link order (a->b, then b->a)
+    bool hasTraining{false};                  //!< the traffic had a training job
+    TrainingResult training;                  //!< the training job, when hasTraining
+    std::vector<std::string> traceLanes;      //!< trace thread (tid) names, by tid
+    std::vector<TraceEvent> trace;            //!< Chrome trace events (trace.json)
+    std::string sweepCollective;              //!< the swept collective ("" if not a sweep)
+    std::vector<SweepRow> sweep;              //!< sweep rows, by size
+    std::vector<BisectionRecord> bisection;   //!< per all-to-all / permutation collective
+    TailSummary fct;                          //!< FCT percentiles over all flows, seconds
+    TailSummary slowdown;                     //!< slowdown percentiles over all flows
+    TailSummary backlog;                      //!< posted-to-eligible waits over all flows, s
+    TailSummary shared;                       //!< shared port time over all flows, seconds
+    std::vector<TierClassRecord> tierClasses; //!< per tier class present, in TierClassNames()
+                                              //!< order
+    double sampleIntervalS{0};                //!< time-series bin width used, seconds
+    bool sampleIntervalAuto{true};            //!< bins were sized automatically
+    std::vector<TimeSeriesRow> timeseries;    //!< by bin, then port id; active ports only
+    StragglerAttribution stragglers;          //!< where the slowest flows' delay came from
+    std::vector<PacketCaptureFile> captures;  //!< packet captures of the chosen ports
     /// Why the run stopped: "done", "stop_time", "no_progress" (watchdog) or "interrupted".
     std::string stopReason{"done"};
     bool interrupted{false};                 //!< stopped by SIGINT/SIGTERM

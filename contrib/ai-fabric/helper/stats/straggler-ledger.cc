@@ -42,6 +42,33 @@ StragglerLedger::ConnectTransport(Ptr<RdmaTransport> transport, std::vector<uint
     transport->TraceConnectWithoutContext(
         "LastPacketSent",
         MakeCallback(&StragglerLedger::LastPacketSent, this, src));
+    transport->TraceConnectWithoutContext(
+        "MessageInjected",
+        MakeCallback(&StragglerLedger::MessageInjected, this, src));
+}
+
+void
+StragglerLedger::MessageInjected(uint32_t src,
+                                 uint32_t msgId,
+                                 Time eligible,
+                                 Time /* firstByte */,
+                                 Time shared,
+                                 Time sharedBeforeFirst,
+                                 Time portHeldAtEligible)
+{
+    if (src >= m_messages.size() || msgId >= m_messages[src].size())
+    {
+        return;
+    }
+    Message& m = m_messages[src][msgId];
+    if (m.postPs < 0)
+    {
+        return;
+    }
+    m.eligiblePs = eligible.GetPicoSeconds();
+    m.heldEligiblePs = portHeldAtEligible.GetPicoSeconds();
+    m.sharedPs = shared.GetPicoSeconds();
+    m.sharedFirstPs = sharedBeforeFirst.GetPicoSeconds();
 }
 
 void

@@ -23,19 +23,22 @@ class RdmaTransport;
  * its last packet and the delay of its injection at the source (straggler
  * attribution, docs/results-format.md "Straggler attribution").
  *
- * A message completes when its last packet arrives (in-order delivery), so
- *   FCT = (last packet injected - posted) + transit of the last packet, and
+ * A message completes when its last packet arrives (in-order delivery), so, counted from
+ * when it became eligible (the head of its queue pair: docs/results-format.md, "Message
+ * timing"),
+ *   FCT = (last packet injected - eligible) + transit of the last packet, and
  *   transit = unloaded path latency + sum over hops of the last packet's wait.
  * With ideal injection = serialization of every packet before the last at the
- * source port's line rate, the message's extra delay over its ideal FCT
- * (ideal injection + unloaded path latency) is exactly
- *   extra = (injection - ideal injection) + sum of the last packet's waits.
+ * source port's line rate, and shared = the source port's time on the sender's other
+ * packets while the message waited for its turn (the sender's own traffic, not the fabric),
+ * the message's extra delay over its ideal FCT (ideal injection + unloaded path latency) is
+ *   extra = (injection - shared - ideal injection) + sum of the last packet's waits.
  * The ledger records those terms; the wait at a hop is split into time its lane
  * was held by flow control (PFC pause, credit stall) and plain queueing.
  *
  * It is fed by trace sources (ConnectPort, ConnectTransport; FabricStatsHelper connects a
  * whole fabric): every port's LastPacketDequeue, every transport's MessagePosted,
- * FirstPacketSent and LastPacketSent. Cost: nothing per packet when no ledger is
+ * FirstPacketSent, LastPacketSent and MessageInjected. Cost: nothing per packet when no ledger is
  * connected (a flag test per queued packet, the switch flags last packets in
  * FabricTxItem::lastOfMessage, and an empty-list test for those). When on: per message one
  * record, per hop of its last packet one entry in a shared pool (amortized allocation-free);
@@ -65,6 +68,10 @@ class StragglerLedger
         int64_t idealInjectPs{0};  //!< line-rate serialization of the packets before the last, ps
         int64_t holdMarkPs{0};     //!< source port's held-time counter at post, ps
         int64_t sourceHoldPs{0};   //!< source port held by flow control while injecting, ps
+        int64_t eligiblePs{-1};    //!< when it became its queue pair's head, ps (-1: unknown)
+        int64_t heldEligiblePs{0}; //!< source port's held-time counter then, ps
+        int64_t sharedPs{0};       //!< source port's time on the sender's other packets, ps
+        int64_t sharedFirstPs{0};  //!< of which before its first packet, ps
         uint32_t sourcePort{NONE}; //!< ledger port id of the source port
         uint32_t head{NONE};       //!< first hop in the pool
         uint32_t tail{NONE};       //!< last hop in the pool
@@ -182,6 +189,24 @@ class StragglerLedger
      * \param portHeld the source port's held time so far
      */
     void LastPacketSent(uint32_t src, uint32_t msgId, Time idealInjection, Time portHeld);
+    /**
+     * \brief Sink of a transport's MessageInjected: the message's eligible time and shared
+     * port time.
+     * \param src the transport's endpoint (bound)
+     * \param msgId the message id
+     * \param eligible when it became its queue pair's head
+     * \param firstByte when its first packet left (unused: FirstPacketSent has it)
+     * \param shared the port's time on other packets while it waited its turn
+     * \param sharedBeforeFirst of which before its first packet
+     * \param portHeldAtEligible the port's held time when it became eligible
+     */
+    void MessageInjected(uint32_t src,
+                         uint32_t msgId,
+                         Time eligible,
+                         Time firstByte,
+                         Time shared,
+                         Time sharedBeforeFirst,
+                         Time portHeldAtEligible);
     /**
      * \brief Sink of a port's LastPacketDequeue: OnHop.
      * \param port the ledger port id (bound)

@@ -127,6 +127,11 @@ FabricNetDevice::GetTypeId()
                               "held its lane meanwhile (straggler attribution)",
                               MakeTraceSourceAccessor(&FabricNetDevice::m_lastPacketDequeueTrace),
                               "ns3::FabricNetDevice::LastPacketDequeueTracedCallback")
+              .AddTraceSource("FirstPacketEnqueue",
+                              "A message's first packet (a DATA packet with FLAG_FIRST) joins "
+                              "this port's egress queue (relay accounting)",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_firstPacketEnqueueTrace),
+                              "ns3::FabricNetDevice::FirstPacketEnqueueTracedCallback")
               .AddTraceSource("QueueBytes",
                               "Wire bytes waiting in the egress lanes",
                               MakeTraceSourceAccessor(&FabricNetDevice::m_queuedBytes),
@@ -284,6 +289,10 @@ FabricNetDevice::Enqueue(FabricTxItem&& item)
     {
         item.enqueuedPs = now.GetPicoSeconds();
         item.holdMarkPs = m_fc->GetHeldPs(LaneOf(item.priority));
+    }
+    if ((item.header.m_flags & FabricHeader::FLAG_FIRST) && !m_firstPacketEnqueueTrace.IsEmpty())
+    {
+        m_firstPacketEnqueueTrace(item.header);
     }
     lane.queue.PushBack(std::move(item));
     TryTransmit(now);

@@ -155,6 +155,11 @@ class FabricNetDevice : public NetDevice
      */
     typedef void (*PauseTracedCallback)(uint8_t priority, bool paused);
     /**
+     * TracedCallback signature for a message's first packet joining an egress queue.
+     * \param header its header
+     */
+    typedef void (*FirstPacketEnqueueTracedCallback)(const FabricFields& header);
+    /**
      * TracedCallback signature for a message's last packet starting transmission from the
      * egress queue (straggler attribution: the per-hop waits of the packet that decides when
      * its message completes).
@@ -441,6 +446,8 @@ class FabricNetDevice : public NetDevice
     FabricReceiveCallback m_fabricRx; //!< fabric receive handler
     /// a message's last packet leaves the egress queue
     TracedCallback<const FabricFields&, Time, Time> m_lastPacketDequeueTrace;
+    /// FirstPacketEnqueue: a message's first packet joined an egress queue
+    TracedCallback<const FabricFields&> m_firstPacketEnqueueTrace;
     TracedCallback<Ptr<const Packet>, uint32_t> m_txTrace; //!< transmission start
     TracedCallback<Ptr<const Packet>> m_rxTrace;           //!< reception
     Ptr<Node> m_node;                                      //!< owning node

@@ -1696,6 +1696,22 @@ TrainingRunSummary::IdleFraction(uint32_t rank) const
                                    : 0.0;
 }
 
+const char*
+TrainingGroupInfo::KindName(uint32_t kind)
+{
+    static const char* const NAMES[KINDS] = {"compute",
+                                             "tp",
+                                             "pp-forward",
+                                             "pp-backward",
+                                             "dp",
+                                             "expert-dp",
+                                             "moe-dispatch",
+                                             "moe-combine",
+                                             "moe-combine-backward",
+                                             "moe-dispatch-backward"};
+    return kind < KINDS ? NAMES[kind] : "unknown";
+}
+
 TrainingRunSummary
 SummarizeTrainingRun(const TrainingWorkloadInfo& info, const WorkloadExecution& runner)
 {
@@ -1765,7 +1781,10 @@ SummarizeTrainingRun(const TrainingWorkloadInfo& info, const WorkloadExecution& 
         const int64_t end = runner.GetOpEnd(ri.endOp).GetPicoSeconds();
         rt.compute = PicoSeconds(compute);
         rt.exposedData = PicoSeconds(end - prevEnd);
-        rt.pipelineIdle = PicoSeconds(idle + (last - end));
+        // A late start, a gap behind nothing but the previous compute op, and an early end are
+        // the pipeline's fill and drain with stages; without them, the ranks' skew.
+        const int64_t waiting = idle + (last - end);
+        (info.ppSize > 1 ? rt.pipelineIdle : rt.skew) = PicoSeconds(waiting);
         rt.exposedPipeline = PicoSeconds(pipe);
         rt.exposedTensor = PicoSeconds(tensor);
         rt.exposedExpert = PicoSeconds(expert);

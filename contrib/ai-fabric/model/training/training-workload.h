@@ -255,6 +255,16 @@ struct TrainingGroupInfo
     uint32_t layer{UINT32_MAX};      //!< layer, if any
     uint32_t sendOp{UINT32_MAX};     //!< PP: the SEND op
     uint32_t bucket{UINT32_MAX};     //!< DATA, EXPERT_DATA: index into buckets
+
+    static constexpr uint32_t KINDS = 10; //!< number of kinds
+
+    /**
+     * \param kind a Kind
+     * \return its name in the outputs and the scenario files: "compute", "tp", "pp-forward",
+     *         "pp-backward", "dp", "expert-dp", "moe-dispatch", "moe-combine",
+     *         "moe-combine-backward", "moe-dispatch-backward" ("unknown" beyond)
+     */
+    static const char* KindName(uint32_t kind);
 };
 
 /**
@@ -375,6 +385,9 @@ struct TrainingRankTimes
 {
     Time compute;         //!< compute ops
     Time pipelineIdle;    //!< waiting for the upstream stage's compute, and done early
+                          //!< (the pipeline's fill and drain; only with PP > 1)
+    Time skew;            //!< without a pipeline (PP = 1): waiting for the other ranks to
+                          //!< start or end the iteration (not a bubble)
     Time exposedPipeline; //!< waiting for a pipeline message on the wire
     Time exposedTensor;   //!< waiting for TP collectives
     Time exposedExpert;   //!< waiting for MoE all-to-alls

@@ -113,7 +113,14 @@ RdmaTransport::GetTypeId()
                               "after a go-back-N rewind), with the line-rate serialization of "
                               "the packets before it",
                               MakeTraceSourceAccessor(&RdmaTransport::m_lastPacketSentTrace),
-                              "ns3::RdmaTransport::LastPacketSentTracedCallback");
+                              "ns3::RdmaTransport::LastPacketSentTracedCallback")
+              .AddTraceSource("MessageInjected",
+                              "A message's last packet leaves the source (the first time): when "
+                              "the message became the head of its queue pair, when its first "
+                              "packet left, and the port time spent on other packets while it "
+                              "waited for its turn in the round robin",
+                              MakeTraceSourceAccessor(&RdmaTransport::m_messageInjectedTrace),
+                              "ns3::RdmaTransport::MessageInjectedTracedCallback");
     return tid;
 }
 
@@ -272,6 +279,7 @@ RdmaTransport::PostSend(uint32_t dst, uint16_t qp, uint64_t bytes)
             if ((mask & (mask - 1)) != 0) // two ports or more
             {
                 created.stripe = mask;
+                created.stripeWait.assign(m_ports.size(), {-1, 0});
                 if (!(mask >> created.port & 1))
                 {
                     created.port = static_cast<uint32_t>(__builtin_ctzll(mask));
@@ -291,6 +299,11 @@ RdmaTransport::PostSend(uint32_t dst, uint16_t qp, uint64_t bytes)
                                     << " packets, more than " << MAX_MESSAGE_PACKETS);
     const uint32_t msgId = m_nextMsgId++;
     q.msgs.push_back(OutMessage{bytes, q.nextPsn, msgId, static_cast<uint32_t>(packets)});
+    if (q.sendIdx + 1 == q.msgs.size())
+    {
+        // Nothing before it left to send on its queue pair: it is the head, eligible now.
+        MakeEligible(q, q.msgs.back(), Simulator::Now().GetPicoSeconds());
+    }
     q.nextPsn += packets;
     m_bytesPosted += bytes;
     if (!m_messagePostedTrace.IsEmpty())
@@ -331,8 +344,38 @@ RdmaTransport::Activate(uint32_t qi)
         return;
     }
     q.sched = IN_RING;
+    MarkRingEntry(q, q.port);
     m_ports[q.port].ring.push_back(qi);
     m_ports[q.port].dev->Wake();
+}
+
+int64_t
+RdmaTransport::SerializationPs(uint32_t wireBytes, uint32_t port) const
+{
+    return static_cast<int64_t>(static_cast<unsigned __int128>(wireBytes) * 8u * 1000000000000ull
+                                / m_ports[port].lineBps);
+}
+
+void
+RdmaTransport::MakeEligible(const QueuePair& q, OutMessage& m, int64_t nowPs)
+{
+    m.eligiblePs = nowPs;
+    m.heldAtEligiblePs = m_ports[q.port].dev->GetHeldPs(m_priority);
+}
+
+void
+RdmaTransport::MarkRingEntry(QueuePair& q, uint32_t port)
+{
+    const int64_t busy = m_ports[port].dev->GetBusyTimeUntilNow().GetPicoSeconds();
+    if (q.stripe == 0)
+    {
+        q.waitMarkPs = busy;
+        q.lastWire = 0;
+    }
+    else
+    {
+        q.stripeWait[port] = {busy, 0};
+    }
 }
 
 void
@@ -355,6 +398,7 @@ RdmaTransport::ReleasePaced(Port& port, Time now)
         std::pop_heap(heap.begin(), heap.end(), PaceLater());
         heap.pop_back();
         m_qps[qi].sched = IN_RING;
+        MarkRingEntry(m_qps[qi], m_qps[qi].port);
         port.ring.push_back(qi);
     }
 }
@@ -396,6 +440,7 @@ RdmaTransport::ActivateStriped(uint32_t qi)
     {
         const auto index = static_cast<uint32_t>(__builtin_ctzll(todo));
         q.inRings |= uint64_t{1} << index;
+        MarkRingEntry(q, index);
         m_ports[index].ring.push_back(qi);
         m_ports[index].dev->Wake();
     }
@@ -497,10 +542,35 @@ void
 RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item, uint32_t port)
 {
     QueuePair& q = m_qps[qi];
-    const OutMessage& m = q.msgs[q.sendIdx];
+    OutMessage& m = q.msgs[q.sendIdx];
     const auto k = static_cast<uint32_t>(q.sndNxt - m.firstPsn);
     const uint64_t offset = static_cast<uint64_t>(k) * m_mtu;
     const bool last = k + 1 == m.packets;
+
+    // The port's time on other packets since this queue pair joined its ring or was last
+    // served there (less its own packet then) is time this message waited for its turn.
+    const int64_t nowPs = Simulator::Now().GetPicoSeconds();
+    const int64_t busy = m_ports[port].dev->GetBusyTimeUntilNow().GetPicoSeconds();
+    const bool striped = q.stripe != 0;
+    auto& wait = striped ? q.stripeWait[port].first : q.waitMarkPs;
+    auto& lastWire = striped ? q.stripeWait[port].second : q.lastWire;
+    if (wait >= 0)
+    {
+        const int64_t others = busy - wait - SerializationPs(lastWire, port);
+        if (others > 0)
+        {
+            m.sharedPs += striped ? others / __builtin_popcountll(q.stripe) : others;
+        }
+    }
+    if (m.eligiblePs < 0)
+    {
+        MakeEligible(q, m, nowPs); // (a go-back-N rewind into a message not yet eligible)
+    }
+    if (m.firstPs < 0)
+    {
+        m.firstPs = nowPs;
+        m.sharedFirstPs = m.sharedPs;
+    }
 
     // Written in place: a copy of a header just written field by field stalls the store
     // buffer (the narrow stores cannot forward to the wide loads of the copy).
@@ -522,15 +592,32 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item, uint32_t port)
         NotifyInjected(m_ports[port], m, h, k == 0, last);
     }
     ++q.sndNxt;
-    if (last)
-    {
-        ++q.sendIdx;
-    }
 
     // No ns-3 Packet: the packet travels as item.header and its sizes; an observer that needs
     // a Packet gets one from MaterializePacket.
     item.wireBytes = m_ports[port].dev->WireBytes(h);
     item.priority = m_priority;
+    wait = busy;
+    lastWire = item.wireBytes;
+    if (last)
+    {
+        if (!m.injected)
+        {
+            m.injected = true;
+            m_messageInjectedTrace(m.msgId,
+                                   PicoSeconds(m.eligiblePs),
+                                   PicoSeconds(m.firstPs),
+                                   PicoSeconds(m.sharedPs),
+                                   PicoSeconds(m.sharedFirstPs),
+                                   PicoSeconds(m.heldAtEligiblePs));
+        }
+        ++q.sendIdx;
+        if (q.sendIdx < q.msgs.size() && q.msgs[q.sendIdx].eligiblePs < 0)
+        {
+            // The next message is the head once this packet has left.
+            MakeEligible(q, q.msgs[q.sendIdx], nowPs + SerializationPs(item.wireBytes, port));
+        }
+    }
 
     ++m_dataSent;
     // The recovery keeps or releases the message and (go-back-N) arms its timer.

@@ -196,6 +196,29 @@ class RdmaTransport : public Object
     typedef void (*LastPacketSentTracedCallback)(uint32_t msgId,
                                                  Time idealInjection,
                                                  Time portHeld);
+    /**
+     * TracedCallback signature for a message whose last packet leaves the source (the first
+     * time): the three parts of its timing at the sender (docs/results-format.md, "Message
+     * timing").
+     * \param msgId the message's id at this source
+     * \param eligible when it became the head of its queue pair (posted, and the messages
+     *        before it on the queue pair sent): from then on it could leave
+     * \param firstByte when its first packet started leaving the source port
+     * \param shared the time, from eligible to its last packet, that the port(s) spent
+     *        sending other packets (other queue pairs in the round robin, control packets)
+     *        while this queue pair waited for its turn; time the port was held by flow
+     *        control or the queue pair was paced is not in it (for a striped queue pair: the
+     *        mean over its ports)
+     * \param sharedBeforeFirst the part of \p shared before its first packet
+     * \param portHeldAtEligible its port's held time when it became eligible (as
+     *        MessagePostedTracedCallback's portHeld)
+     */
+    typedef void (*MessageInjectedTracedCallback)(uint32_t msgId,
+                                                  Time eligible,
+                                                  Time firstByte,
+                                                  Time shared,
+                                                  Time sharedBeforeFirst,
+                                                  Time portHeldAtEligible);
 
     /// Chooses the port of a new queue pair: (destination, qp index) -> port index.
     typedef Callback<uint32_t, uint32_t, uint16_t> PortSelector;
@@ -322,13 +345,19 @@ class RdmaTransport : public Object
   private:
     friend class RdmaRecoveryOps; // acts on the queue pairs through its protected helpers
 
-    /// A message of a queue pair: its PSN range.
+    /// A message of a queue pair: its PSN range, and when it could and did leave.
     struct OutMessage
     {
-        uint64_t bytes;    //!< payload bytes
-        uint64_t firstPsn; //!< PSN of its first packet (64-bit: the sender's count)
-        uint32_t msgId;    //!< message id
-        uint32_t packets;  //!< number of packets
+        uint64_t bytes;              //!< payload bytes
+        uint64_t firstPsn;           //!< PSN of its first packet (64-bit: the sender's count)
+        uint32_t msgId;              //!< message id
+        uint32_t packets;            //!< number of packets
+        int64_t eligiblePs{-1};      //!< when it became its queue pair's head, ps (-1: not yet)
+        int64_t firstPs{-1};         //!< when its first packet started leaving, ps (-1: not yet)
+        int64_t sharedPs{0};         //!< port time on other packets while it waited in the ring, ps
+        int64_t sharedFirstPs{0};    //!< of which before its first packet, ps
+        int64_t heldAtEligiblePs{0}; //!< its port's held-time counter when it became eligible
+        bool injected{false};        //!< its last packet has left once (MessageInjected fired)
     };
 
     /// Where a queue pair waits to send.
@@ -357,6 +386,14 @@ class RdmaTransport : public Object
         uint64_t paceBps{0};           //!< pacing rate, bits per second (0: line rate)
         Time nextSend;                 //!< paced: when its next packet may leave
         Ptr<RdmaCongestionControl> cc; //!< rate controller (after the first CNP)
+        /// Round-robin wait accounting (MessageInjected's shared time) on its port: the
+        /// port's busy time when the queue pair joined the ring or was last served, ps
+        /// (-1: never)
+        int64_t waitMarkPs{-1};
+        uint32_t lastWire{0}; //!< wire bytes it was last served (0: it joined the ring since)
+        /// A striped queue pair's accounting per port (index = port), as waitMarkPs and
+        /// lastWire (empty unless striped)
+        std::vector<std::pair<int64_t, uint32_t>> stripeWait;
     };
 
     /// Notification-point state per (source, queue pair).
@@ -424,6 +461,26 @@ class RdmaTransport : public Object
      * \param port the port it leaves by
      */
     void MakePacket(uint32_t qi, FabricTxItem& item, uint32_t port);
+    /**
+     * \brief A message becomes the head of its queue pair: from now on it can leave.
+     * \param q its queue pair
+     * \param m the message
+     * \param nowPs when it becomes the head, ps
+     */
+    void MakeEligible(const QueuePair& q, OutMessage& m, int64_t nowPs);
+    /**
+     * \param wireBytes a packet's wire bytes
+     * \param port a port index
+     * \return its serialization at the port's line rate, ps (rounded down)
+     */
+    int64_t SerializationPs(uint32_t wireBytes, uint32_t port) const;
+    /**
+     * \brief A queue pair joins a port's round robin (not right after being served there):
+     * start its wait accounting on that port.
+     * \param q the queue pair
+     * \param port the port index
+     */
+    void MarkRingEntry(QueuePair& q, uint32_t port);
     /**
      * \brief Move a port's paced queue pairs due by now into its ring.
      * \param port the port
@@ -603,6 +660,8 @@ class RdmaTransport : public Object
     TracedCallback<uint32_t, uint32_t, uint64_t, uint32_t, Time> m_messagePostedTrace;
     TracedCallback<uint32_t, Time> m_firstPacketSentTrace;      //!< a first packet leaves
     TracedCallback<uint32_t, Time, Time> m_lastPacketSentTrace; //!< a last packet leaves
+    /// a message has left (its timing at the sender)
+    TracedCallback<uint32_t, Time, Time, Time, Time, Time> m_messageInjectedTrace;
 };
 
 } // namespace ns3

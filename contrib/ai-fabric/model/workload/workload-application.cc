@@ -78,6 +78,9 @@ WorkloadApplication::DoDispose()
         m_transport->TraceDisconnectWithoutContext(
             "MessageDelivered",
             MakeCallback(&WorkloadApplication::OnTransportDelivered, this));
+        m_transport->TraceDisconnectWithoutContext(
+            "MessageInjected",
+            MakeCallback(&WorkloadApplication::OnMessageInjected, this));
     }
     m_transport = nullptr;
     m_execution = nullptr;
@@ -104,6 +107,7 @@ WorkloadApplication::Setup(Ptr<WorkloadExecution> execution)
     m_startPs.assign(n, -1);
     m_endPs.assign(n, -1);
     m_messageId.assign(n, UINT32_MAX);
+    m_timing.assign(n, SendTiming{});
     m_opByMessage.clear();
     m_requests.clear();
     m_partsLeft.clear();
@@ -125,6 +129,9 @@ WorkloadApplication::Setup(Ptr<WorkloadExecution> execution)
     m_transport->TraceConnectWithoutContext(
         "MessageDelivered",
         MakeCallback(&WorkloadApplication::OnTransportDelivered, this));
+    m_transport->TraceConnectWithoutContext(
+        "MessageInjected",
+        MakeCallback(&WorkloadApplication::OnMessageInjected, this));
     execution->AddApplication(this);
 }
 
@@ -313,6 +320,31 @@ WorkloadApplication::OnTransportDelivered(uint32_t src,
                                           uint64_t bytes)
 {
     m_execution->NotifyDelivered(src, dst, msgId, bytes);
+}
+
+void
+WorkloadApplication::OnMessageInjected(uint32_t msgId,
+                                       Time eligible,
+                                       Time firstByte,
+                                       Time shared,
+                                       Time sharedBeforeFirst,
+                                       Time /* portHeldAtEligible */)
+{
+    if (msgId >= m_opByMessage.size() || m_opByMessage[msgId] == UINT32_MAX)
+    {
+        return; // not posted by this application
+    }
+    SendTiming& t = m_timing[m_execution->GetLocalIndex(m_opByMessage[msgId])];
+    const int64_t e = eligible.GetPicoSeconds();
+    const int64_t f = firstByte.GetPicoSeconds();
+    // Parts of a message split over queue pairs: the earliest part's times, the largest wait.
+    t.eligiblePs = t.eligiblePs < 0 ? e : std::min(t.eligiblePs, e);
+    t.firstPs = t.firstPs < 0 ? f : std::min(t.firstPs, f);
+    if (shared.GetPicoSeconds() >= t.sharedPs)
+    {
+        t.sharedPs = shared.GetPicoSeconds();
+        t.sharedFirstPs = sharedBeforeFirst.GetPicoSeconds();
+    }
 }
 
 void

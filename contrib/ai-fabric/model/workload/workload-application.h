@@ -191,6 +191,31 @@ class WorkloadApplication : public Application
      * \param bytes payload bytes
      */
     void OnTransportDelivered(uint32_t src, uint32_t dst, uint32_t msgId, uint64_t bytes);
+    /**
+     * \brief A message's last packet left this endpoint (trace sink of its transport's
+     * MessageInjected): keep its op's sender-side timing.
+     * \param msgId message id
+     * \param eligible when it became the head of its queue pair
+     * \param firstByte when its first packet left
+     * \param shared port time on other packets while it waited its turn
+     * \param sharedBeforeFirst its part before the first packet
+     * \param portHeldAtEligible (unused) the port's held time at eligible
+     */
+    void OnMessageInjected(uint32_t msgId,
+                           Time eligible,
+                           Time firstByte,
+                           Time shared,
+                           Time sharedBeforeFirst,
+                           Time portHeldAtEligible);
+
+    /// A SEND's sender-side timing (GetSendTiming()), ps.
+    struct SendTiming
+    {
+        int64_t eligiblePs{-1};   //!< head of its queue pair (-1: its last packet has not left)
+        int64_t firstPs{-1};      //!< first packet left
+        int64_t sharedPs{0};      //!< port time on other packets while it waited its turn
+        int64_t sharedFirstPs{0}; //!< of which before its first packet
+    };
 
     Ptr<WorkloadExecution> m_execution;  //!< the shared execution
     Ptr<RdmaTransport> m_transport;      //!< this node's transport
@@ -201,6 +226,7 @@ class WorkloadApplication : public Application
                                          //!< (-1: not yet)
     std::vector<int64_t> m_endPs;        //!< per own op: end time, ps (-1: not yet)
     std::vector<uint32_t> m_messageId;   //!< per own op: message id (SEND)
+    std::vector<SendTiming> m_timing;    //!< per own op: a SEND's sender-side timing
     std::vector<uint32_t> m_opByMessage; //!< message id -> op
     uint64_t m_opsDone{0};               //!< ops done
     uint64_t m_bytesTotal{0};            //!< SEND payload bytes

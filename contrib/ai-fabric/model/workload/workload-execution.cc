@@ -247,6 +247,25 @@ WorkloadExecution::GetOpEnd(uint32_t op) const
     return PicoSeconds(app ? app->m_endPs[m_localIndex[op]] : -1);
 }
 
+WorkloadSendTiming
+WorkloadExecution::GetSendTiming(uint32_t op) const
+{
+    const WorkloadApplication* app = PeekPointer(m_apps[(*m_ops)[op].rank]);
+    WorkloadSendTiming t;
+    if (app && !app->m_timing.empty())
+    {
+        const auto& s = app->m_timing[m_localIndex[op]];
+        if (s.eligiblePs >= 0)
+        {
+            t.eligible = PicoSeconds(s.eligiblePs);
+            t.firstByte = PicoSeconds(s.firstPs);
+            t.shared = PicoSeconds(s.sharedPs);
+            t.sharedBeforeFirst = PicoSeconds(s.sharedFirstPs);
+        }
+    }
+    return t;
+}
+
 uint32_t
 WorkloadExecution::GetMessageOp(uint32_t src, uint32_t msgId) const
 {

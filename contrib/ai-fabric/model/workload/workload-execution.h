@@ -21,6 +21,18 @@ struct WorkloadOp;
 
 /**
  * \ingroup ai-fabric
+ * \brief When a SEND's message could leave and did (WorkloadExecution::GetSendTiming()).
+ */
+struct WorkloadSendTiming
+{
+    Time eligible{-1};  //!< it became the head of its queue pair (negative: unknown)
+    Time firstByte{-1}; //!< its first packet started leaving (negative: unknown)
+    Time shared{-1};    //!< port time on the sender's other packets while it waited its turn
+    Time sharedBeforeFirst{-1}; //!< of which before its first packet left
+};
+
+/**
+ * \ingroup ai-fabric
  * \brief The execution of one Workload by the WorkloadApplications of this process:
  * the notices they exchange, and the read-only view of the run.
  *
@@ -133,6 +145,16 @@ class WorkloadExecution : public Object
     Time GetOpStart(uint32_t op) const;
     /// \param op an op \return its end time (negative if not done)
     Time GetOpEnd(uint32_t op) const;
+    /**
+     * \brief The sender's side of a SEND's timing (MessageInjected of its transport;
+     * docs/results-format.md, "Message timing").
+     * \param op a SEND op
+     * \return when it became the head of its queue pair, when its first packet left, and the
+     *         port time spent on the sender's other packets while it waited for its turn (all
+     *         negative if its last packet has not left; split over queue pairs: the earliest
+     *         part's times and the largest part's shared time)
+     */
+    WorkloadSendTiming GetSendTiming(uint32_t op) const;
     /**
      * \param src a source endpoint
      * \param msgId a message id its transport returned
