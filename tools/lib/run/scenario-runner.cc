@@ -1069,8 +1069,9 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     build.transportAttributes = spec.transportAttributes;
     build.cellPackets = spec.cellPackets;
     build.cellPacketsWhere = spec.fidelityWhere;
-    if (ResolveCongestionControl(spec.congestionControl, graph.GetProfiles())
-        == CongestionControlSetting::DCQCN)
+    const CongestionControlSetting congestionControl
+        = ResolveCongestionControl(spec.congestionControl, graph.GetProfiles());
+    if (congestionControl == CongestionControlSetting::DCQCN)
     {
         ObjectFactory factory("ns3::Dcqcn");
         for (const auto& [name, value] : spec.dcqcnAttributes)
@@ -1172,6 +1173,9 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     r.sampleIntervalS = fabricStats.sampleIntervalS;
     r.sampleIntervalAuto = fabricStats.sampleIntervalAuto;
     r.timeseries = std::move(fabricStats.timeseries);
+    r.congestionControl = fabricStats.congestionControl ? SpecName(congestionControl) : "none";
+    r.rateSeries = std::move(fabricStats.rateSeries);
+    r.queuePairs = std::move(fabricStats.queuePairs);
     if (r.counters.losslessDrops > 0)
     {
         r.violations.push_back(std::to_string(r.counters.losslessDrops)
