@@ -322,6 +322,46 @@ TEST(ParameterSweep, RunnerKeepsToTheJobsLimit)
     EXPECT_NE(report.find("Not found in any point's summary.json"), std::string::npos);
 }
 
+/// The report shows a metric in the unit its name or path implies (seconds scaled to s, ms,
+/// us or ns; GB/s): "347.1 us", not "0.0003471"; sweep-points.csv keeps the raw number.
+TEST(ParameterSweep, ReportShowsMetricsInReadableUnits)
+{
+    const fs::path s = Scratch("units");
+    SweepPlan plan;
+    plan.file = "sweep.yaml";
+    plan.name = "t";
+    plan.baseFile = "base.yaml";
+    SweepParameter p;
+    p.key = "topology.oversubscription";
+    p.values = {"1:1", "2:1"};
+    p.labels = p.values;
+    plan.parameters = {p};
+    plan.metrics = {{"allreduce_s", "collectives[0].duration_s", {}},
+                    {"busbw", "collectives[0].busbw_GBps", {}},
+                    {"ratio", "collectives[0].sim_over_analytic", {}}};
+    const std::vector<std::vector<std::string>> values
+        = {{"0.0003471", "45.5", "1.25"}, {"0.0006942", "22.75", "2.5"}};
+    std::vector<SweepPointResult> results(2);
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        SweepPoint point;
+        point.index = i;
+        point.choice = {i};
+        plan.points.push_back(point);
+        results[i].exitCode = 0;
+        results[i].status = "ok";
+        results[i].metricFound = {true, true, true};
+        results[i].metricValues = values[i];
+    }
+    WriteSweepReport(plan, results, s.string());
+    const std::string report = aifabrictest::SlurpFile(s / "report.md");
+    EXPECT_NE(report.find("| 0 | 1:1 | 347.1 us | 45.5 GB/s | 1.25 | ok |"), std::string::npos)
+        << report;
+    EXPECT_NE(report.find("| 347.1 us | 694.2 us (x2.000) |"), std::string::npos) << report;
+    EXPECT_NE(report.find("| 45.5 GB/s | 22.75 GB/s (x0.500) |"), std::string::npos) << report;
+    EXPECT_EQ(report.find("0.0003471"), std::string::npos) << report;
+}
+
 TEST(ProgressBar, DurationText)
 {
     EXPECT_EQ(FormatDuration(-1), "--");
