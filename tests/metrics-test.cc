@@ -14,7 +14,10 @@
 #include "run/scenario-runner.h"
 #include "tool-runner.h"
 
+#include "ns3/analytic-model.h"
+#include "ns3/fabric-graph.h"
 #include "ns3/link-profile.h"
+#include "ns3/workload.h"
 
 #include <cmath>
 #include <filesystem>
@@ -82,6 +85,64 @@ Incast(Time interval)
 }
 
 } // namespace
+
+/// The progress bar's contention-free end: the longest path through the op graph, a message
+/// taking its ideal time plus its post latency, a compute op its duration.
+TEST(WorkloadIdealEnd, LongestPathOfIdealMessagesAndComputeOps)
+{
+    const FabricGraph graph = BuildFabricGraph(SingleSwitch("ib-ndr", 4));
+    Workload w;
+    WorkloadGroup g;
+    g.name = "g";
+    const uint32_t group = w.AddGroup(g);
+    WorkloadOp send;
+    send.group = group;
+    send.rank = 0;
+    send.peer = 1;
+    send.bytes = 1 << 20;
+    send.duration = NanoSeconds(500); // post latency
+    const uint32_t a = w.AddOp(send);
+    WorkloadOp compute;
+    compute.kind = WorkloadOp::DELAY;
+    compute.group = group;
+    compute.rank = 1;
+    compute.duration = MicroSeconds(10);
+    const uint32_t b = w.AddOp(compute);
+    send.rank = 1;
+    send.peer = 2;
+    send.bytes = 4096;
+    send.duration = Time(0);
+    const uint32_t c = w.AddOp(send);
+    send.rank = 3; // independent, short
+    send.peer = 0;
+    send.bytes = 64;
+    w.AddOp(send);
+    w.AddDependency(a, b);
+    w.AddDependency(b, c);
+    w.Finalize();
+    const double expected = 500e-9 + MessageIdealTime(graph, 0, 1, 1 << 20) + 10e-6
+                            + MessageIdealTime(graph, 1, 2, 4096);
+    EXPECT_NEAR(WorkloadIdealEnd(graph, w), expected, 1e-15);
+    EXPECT_EQ(WorkloadIdealEnd(graph, Workload()), 0.0);
+
+    // Two 1 MiB messages that leave GPU 0 by its one link at once share it: the streaming
+    // floor, twice what follows a message's first packet, is past either message's ideal.
+    Workload two;
+    const uint32_t g2 = two.AddGroup(g);
+    WorkloadOp m;
+    m.group = g2;
+    m.rank = 0;
+    m.bytes = 1 << 20;
+    m.peer = 1;
+    two.AddOp(m);
+    m.peer = 2;
+    two.AddOp(m);
+    two.Finalize();
+    const uint32_t mtu = graph.GetSmallestMtu();
+    const double rest = MessageIdealTime(graph, 0, 1, 1 << 20) - MessageIdealTime(graph, 0, 1, mtu);
+    EXPECT_GT(2 * rest, MessageIdealTime(graph, 0, 1, 1 << 20));
+    EXPECT_NEAR(WorkloadIdealEnd(graph, two), 2 * rest, 1e-15);
+}
 
 TEST(Report, OutputsAreDeterministicAndFollowTheContract)
 {
@@ -151,7 +212,7 @@ TEST(SampleInterval, CliWritesTheNewFilesWithTheGivenBins)
         << aifabrictest::SlurpFile(s / "stderr.txt");
     const std::string summary = aifabrictest::SlurpFile(s / "out" / "summary.json");
     EXPECT_NE(summary.find("\"interval_s\": 2e-06,\n    \"automatic\": false"), std::string::npos);
-    EXPECT_NE(summary.find("\"schema_version\": 4,"), std::string::npos);
+    EXPECT_NE(summary.find("\"schema_version\": 5,"), std::string::npos);
     EXPECT_FALSE(aifabrictest::SlurpFile(s / "out" / "collectives.csv").empty());
     EXPECT_EQ(aifabrictest::SlurpFile(s / "out" / "report.md").rfind("# ai-fabric report: ", 0),
               0u);

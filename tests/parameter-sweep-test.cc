@@ -322,6 +322,46 @@ TEST(ParameterSweep, RunnerKeepsToTheJobsLimit)
     EXPECT_NE(report.find("Not found in any point's summary.json"), std::string::npos);
 }
 
+/// The report shows a metric in the unit its name or path implies (seconds scaled to s, ms,
+/// us or ns; GB/s): "347.1 us", not "0.0003471"; sweep-points.csv keeps the raw number.
+TEST(ParameterSweep, ReportShowsMetricsInReadableUnits)
+{
+    const fs::path s = Scratch("units");
+    SweepPlan plan;
+    plan.file = "sweep.yaml";
+    plan.name = "t";
+    plan.baseFile = "base.yaml";
+    SweepParameter p;
+    p.key = "topology.oversubscription";
+    p.values = {"1:1", "2:1"};
+    p.labels = p.values;
+    plan.parameters = {p};
+    plan.metrics = {{"allreduce_s", "collectives[0].duration_s", {}},
+                    {"busbw", "collectives[0].busbw_GBps", {}},
+                    {"ratio", "collectives[0].sim_over_analytic", {}}};
+    const std::vector<std::vector<std::string>> values
+        = {{"0.0003471", "45.5", "1.25"}, {"0.0006942", "22.75", "2.5"}};
+    std::vector<SweepPointResult> results(2);
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        SweepPoint point;
+        point.index = i;
+        point.choice = {i};
+        plan.points.push_back(point);
+        results[i].exitCode = 0;
+        results[i].status = "ok";
+        results[i].metricFound = {true, true, true};
+        results[i].metricValues = values[i];
+    }
+    WriteSweepReport(plan, results, s.string());
+    const std::string report = aifabrictest::SlurpFile(s / "report.md");
+    EXPECT_NE(report.find("| 0 | 1:1 | 347.1 us | 45.5 GB/s | 1.25 | ok |"), std::string::npos)
+        << report;
+    EXPECT_NE(report.find("| 347.1 us | 694.2 us (x2.000) |"), std::string::npos) << report;
+    EXPECT_NE(report.find("| 45.5 GB/s | 22.75 GB/s (x0.500) |"), std::string::npos) << report;
+    EXPECT_EQ(report.find("0.0003471"), std::string::npos) << report;
+}
+
 TEST(ProgressBar, DurationText)
 {
     EXPECT_EQ(FormatDuration(-1), "--");
@@ -334,13 +374,70 @@ TEST(ProgressBar, DurationText)
 
 TEST(ProgressBar, LineShowsBarShareSimWallAndEta)
 {
-    EXPECT_EQ(FormatProgressLine(0.00125, 0.5, 3.24, 3.2, 20),
+    ProgressState state;
+    state.simS = 0.00125;
+    state.share = 0.5;
+    state.wallS = 3.24;
+    state.etaS = 3.2;
+    EXPECT_EQ(FormatProgressLine(state, 20),
               "[ai-fabric] [##########..........]  50.0% bytes | sim 1.250 ms | wall 3.2s | "
               "ETA 3s");
-    EXPECT_EQ(FormatProgressLine(2.5e-5, 0, 0.5, -1, 10),
+    state.expectedEndS = 0.0025;
+    EXPECT_EQ(FormatProgressLine(state, 20),
+              "[ai-fabric] [##########..........]  50.0% bytes | sim 1.250 ms of ~2.500 ms | "
+              "wall 3.2s | ETA 3s");
+    EXPECT_EQ(FormatProgressLine(ProgressState{2.5e-5, -1, 0, 0.5, -1}, 10),
               "[ai-fabric] [..........]   0.0% bytes | sim 25.000 us | wall 0.5s | ETA --");
-    EXPECT_EQ(FormatProgressLine(12.0, 1.2, 100, 0, 4),
-              "[ai-fabric] [####] 100.0% bytes | sim 12.000000 s | wall 100.0s | ETA 0s");
+    EXPECT_EQ(FormatProgressLine(ProgressState{12.0, 12.0, 1.2, 100, 0}, 4),
+              "[ai-fabric] [####] 100.0% bytes | sim 12.000000 s of ~12.000000 s | wall 100.0s | "
+              "ETA 0s");
+}
+
+TEST(ProgressBar, ExpectedEndFromTheIdealEndAndTheBytesProjection)
+{
+    // Nothing delivered yet: the contention-free end, while it lies ahead.
+    EXPECT_DOUBLE_EQ(ExpectedEndS(1e-6, 0, 1e-3, 10), 1e-3);
+    EXPECT_LT(ExpectedEndS(2e-3, 0, 1e-3, 0), 0);          // past it, no basis for an estimate
+    EXPECT_DOUBLE_EQ(ExpectedEndS(2e-3, 0, 1e-3, 10), 10); // the stop time bounds the run
+    // The bytes' projection once it says more: 25 % at 0.5 ms projects 2 ms.
+    EXPECT_DOUBLE_EQ(ExpectedEndS(0.5e-3, 0.25, 1e-3, 10), 2e-3);
+    EXPECT_DOUBLE_EQ(ExpectedEndS(0.1e-3, 0.25, 1e-3, 10), 1e-3);       // the ideal end is later
+    EXPECT_DOUBLE_EQ(ExpectedEndS(0.5e-3, 0.25, 1e-3, 1.5e-3), 1.5e-3); // capped by the stop
+    EXPECT_DOUBLE_EQ(ExpectedEndS(0.5e-3, 0.25, 0, 0), 2e-3);           // no ideal, no stop
+}
+
+/// Early in a run the bytes arrive packet by packet, so the share moves off 0 at once, and
+/// the ETA (simulated time towards the expected end at the clock's recent rate) is finite
+/// after a second of samples: a run of 1.12 ms simulated at 0.1 ms per wall second, whose
+/// contention-free end is 0.8 ms and whose bytes arrive evenly.
+TEST(ProgressBar, EarlyInARunTheShareAndEtaAreSane)
+{
+    EtaEstimator eta;
+    const double simEnd = 1.12e-3;
+    const double simPerWall = 1e-4;
+    std::string line;
+    for (double wall = 0.5; wall <= 1.51; wall += 0.5)
+    {
+        ProgressState state;
+        state.wallS = wall;
+        state.simS = simPerWall * wall;
+        state.share = state.simS / simEnd; // delivered evenly, packet by packet
+        eta.Add(wall, state.simS);
+        state.expectedEndS = ExpectedEndS(state.simS, state.share, 0.8e-3, 0.1);
+        state.etaS = eta.SecondsLeft(state.expectedEndS);
+        line = FormatProgressLine(state);
+        if (wall < 1.4)
+        {
+            continue;
+        }
+        // At 1.5 s: 13.4 % delivered, the projection (1.12 ms) is past the ideal end
+        // (0.8 ms); 0.97 ms left at 0.1 ms per wall second.
+        EXPECT_NEAR(state.expectedEndS, 1.12e-3, 1e-12);
+        EXPECT_NEAR(state.etaS, 9.7, 1e-6);
+    }
+    EXPECT_EQ(line,
+              "[ai-fabric] [##..................]  13.4% bytes | sim 150.000 us of ~1.120 ms | "
+              "wall 1.5s | ETA 10s");
 }
 
 TEST(ProgressBar, EtaFromTheDeliveryRateOverTheWindow)

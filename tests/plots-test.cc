@@ -14,7 +14,10 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace fs = std::filesystem;
 using namespace aifabrictest;
@@ -207,4 +210,114 @@ TEST(Plots, SweepPlotsEachMetric)
     EXPECT_FALSE(fs::exists(s / "out" / "plots" / "sweep-complete.png")); // not a number
     EXPECT_NE(SlurpFile(s / "out" / "report.md").find("![sweep-busbw.png](plots/sweep-busbw.png)"),
               std::string::npos);
+}
+
+namespace
+{
+
+/// Run Python code on scripts/plot-results loaded as the module `pr` (its functions, not its
+/// command line), with \p arg as sys.argv[2]; \return its output
+ToolOutcome
+PlotModule(const std::string& code, const fs::path& scratch, const std::string& arg = "")
+{
+    const fs::path py = scratch / "probe.py";
+    std::ofstream(py) << "import importlib.machinery, importlib.util, sys\n"
+                         "loader = importlib.machinery.SourceFileLoader('pr', sys.argv[1])\n"
+                         "pr = importlib.util.module_from_spec(\n"
+                         "    importlib.util.spec_from_loader('pr', loader))\n"
+                         "loader.exec_module(pr)\n"
+                      << code << "\n";
+    return RunCommand("python3 '" + py.string() + "' '" + SourcePath("scripts/plot-results") + "' '"
+                          + arg + "'",
+                      scratch);
+}
+
+} // namespace
+
+/// A DCQCN run with --plots draws the rate plot; the queue-depth plot's peak labels are
+/// ports.csv's peak_queue_bytes (the in-bin peaks of timeseries.csv, not the end-of-bin
+/// queues).
+TEST(Plots, DcqcnRatesAndQueuePeaksAgreeWithPortsCsv)
+{
+    REQUIRE_MATPLOTLIB();
+    const fs::path s = FreshScratch("plots-dcqcn");
+    const fs::path out = s / "out";
+    const ToolOutcome o = RunTool("run '" + SourcePath("examples/roce-incast-dcqcn.yaml")
+                                      + "' --plots --out '" + out.string() + "'",
+                                  s);
+    ASSERT_EQ(o.status, 0) << o.err;
+    ExpectPlot(out / "plots" / "dcqcn-rates.png");
+    ExpectPlot(out / "plots" / "queue-depth.png");
+
+    // ports.csv: port_id -> peak_queue_bytes
+    std::map<std::string, uint64_t> peak;
+    {
+        std::istringstream in(SlurpFile(out / "ports.csv"));
+        std::string line;
+        std::getline(in, line);
+        std::vector<std::string> header;
+        std::stringstream hs(line);
+        for (std::string f; std::getline(hs, f, ',');)
+        {
+            header.push_back(f);
+        }
+        while (std::getline(in, line))
+        {
+            std::map<std::string, std::string> row;
+            std::stringstream ls(line);
+            std::size_t i = 0;
+            for (std::string f; std::getline(ls, f, ',') && i < header.size(); ++i)
+            {
+                row[header[i]] = f;
+            }
+            peak[row["port_id"]] = std::stoull(row["peak_queue_bytes"]);
+        }
+    }
+    const ToolOutcome q = PlotModule(
+        "for port, label in pr.queue_lines(sys.argv[2])[2]:\n    print(port + '|' + label)",
+        s,
+        (out / "timeseries.csv").string());
+    ASSERT_EQ(q.status, 0) << q.err;
+    std::istringstream lines(q.out);
+    std::string line;
+    int checked = 0;
+    while (std::getline(lines, line))
+    {
+        const std::string port = line.substr(0, line.find('|'));
+        ASSERT_TRUE(peak.count(port)) << line;
+        char expected[64];
+        std::snprintf(expected, sizeof expected, "peak %.1f KiB", peak[port] / 1024.0);
+        EXPECT_NE(line.find(expected), std::string::npos) << line << " vs ports.csv " << expected;
+        ++checked;
+    }
+    EXPECT_EQ(checked, 8) << q.out; // the 8 ports with the highest peak
+    // The hottest is the switch's port to GPU 0, at the peak the run reports.
+    EXPECT_NE(q.out.find("switch0->gpu0"), std::string::npos) << q.out;
+}
+
+/// A run without congestion control has no rate columns: the rate plot is skipped with a
+/// note. Sweep plots show seconds in a unit chosen from the data.
+TEST(Plots, RatePlotSkippedWithoutCongestionControlAndSweepTimeUnits)
+{
+    REQUIRE_MATPLOTLIB();
+    const fs::path s = FreshScratch("plots-units");
+    const fs::path out = s / "out";
+    const ToolOutcome o = RunTool("run '" + SourcePath("examples/ring-allreduce-4gpu.yaml")
+                                      + "' --plots --out '" + out.string() + "'",
+                                  s);
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_FALSE(fs::exists(out / "plots" / "dcqcn-rates.png"));
+    EXPECT_NE(o.out.find("skipped dcqcn-rates.png (no congestion control"), std::string::npos)
+        << o.out;
+    const ToolOutcome u = PlotModule(
+        "print(pr.time_scale([0.0003471, 0.0001]), pr.time_scale([0.0243]), "
+        "pr.time_scale([2.5]), pr.time_scale([4e-8]))\n"
+        "print(pr.metric_unit({'name': 'allreduce_s', 'path': 'x'}), "
+        "pr.metric_unit({'name': 'busbw', 'path': 'collectives[0].busbw_GBps'}), "
+        "pr.metric_unit({'name': 'ratio', 'path': 'collectives[0].sim_over_analytic'}))",
+        s);
+    ASSERT_EQ(u.status, 0) << u.err;
+    EXPECT_EQ(u.out,
+              "(1000000.0, 'us') (1000.0, 'ms') (1.0, 's') (1000000000.0, 'ns')\n"
+              "s GB/s None\n");
 }

@@ -15,6 +15,7 @@
 #include "ns3/collective-algorithm.h"
 #include "ns3/workload.h"
 
+#include <cctype>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -210,6 +211,44 @@ TEST(Robustness, SigtermWritesPartialResults)
     EXPECT_GT(summary["sim_time_s"].as<double>(), 0.0);
     ExpectNoTemporaryFiles(out);
     EXPECT_NE(aifabrictest::SlurpFile(s / "stderr.txt").find("interrupted"), std::string::npos);
+}
+
+/// --progress early in a real run: the share moves off 0 (bytes count packet by packet, not
+/// when the 16 GiB all-reduce's messages complete), the expected end is shown, and once a
+/// second of samples exists the ETA is a finite time, not "--". (The estimator's arithmetic:
+/// ProgressBar tests in parameter-sweep-test.cc.)
+TEST(Robustness, ProgressShowsBytesAndAFiniteEtaEarly)
+{
+    const fs::path s = Scratch("progress");
+    const pid_t pid = SpawnLongRun(s / "out", s);
+    std::string withEta;
+    for (int i = 0; i < 2400 && withEta.empty(); ++i)
+    {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        std::istringstream lines(aifabrictest::SlurpFile(s / "stderr.txt"));
+        for (std::string line; std::getline(lines, line, '\r');)
+        {
+            if (line.find("[ai-fabric] [") != std::string::npos
+                && line.find("ETA --") == std::string::npos
+                && line.find("ETA ") != std::string::npos)
+            {
+                withEta = line;
+                break;
+            }
+        }
+    }
+    kill(pid, SIGTERM);
+    Wait(pid);
+    ASSERT_FALSE(withEta.empty()) << aifabrictest::SlurpFile(s / "stderr.txt");
+    // "[ai-fabric] [#...]  12.3% bytes | sim 1.234 ms of ~56.789 ms | wall 1.5s | ETA 7s"
+    const std::size_t pct = withEta.find("% bytes");
+    ASSERT_NE(pct, std::string::npos) << withEta;
+    const double share = std::stod(withEta.substr(withEta.rfind(']', pct) + 1));
+    EXPECT_GT(share, 0.0) << withEta;
+    EXPECT_LT(share, 100.0) << withEta;
+    EXPECT_NE(withEta.find(" of ~"), std::string::npos) << withEta;
+    const std::string eta = withEta.substr(withEta.find("ETA ") + 4);
+    EXPECT_TRUE(!eta.empty() && std::isdigit(static_cast<unsigned char>(eta[0]))) << withEta;
 }
 
 /// A second signal exits at once with 128 + signal and leaves no temporary file.

@@ -440,6 +440,12 @@ class DcqcnMinimumRateTestCase : public TestCase
         }
         NS_TEST_EXPECT_MSG_EQ(d->GetRate().GetBitRate(), 1e9, "minimum rate");
         NS_TEST_EXPECT_MSG_EQ(d->IsLimited(), true, "limited");
+        // The bookkeeping: 400 -> 200 -> ... -> 1.5625 Gb/s is 8 halvings, the 9th cut stops
+        // at the 1 Gb/s floor, and the other 31 CNPs find the rate there and cut nothing.
+        NS_TEST_EXPECT_MSG_EQ(d->GetNotifications(), 40u, "every CNP counted");
+        NS_TEST_EXPECT_MSG_EQ(d->GetRateCuts(), 9u, "cuts: changes down only");
+        NS_TEST_EXPECT_MSG_EQ(d->GetRateIncreases(), 0u, "no increase");
+        NS_TEST_EXPECT_MSG_EQ(d->GetMinRate().GetBitRate(), 1e9, "lowest rate");
         d->Dispose();
         Simulator::Destroy();
     }
@@ -1155,6 +1161,46 @@ class DcqcnSharingTestCase : public TestCase
                               400e9,
                               "rate below line rate");
         NS_TEST_EXPECT_MSG_EQ(f.switches[0]->GetDrops(), 0u, "no drops");
+
+        // Observability: the receiver's per-source counts add up to its totals, and the
+        // senders' controllers to theirs.
+        uint64_t marked = 0;
+        uint64_t cnps = 0;
+        for (const auto& n : f.transports[2]->GetNotifiedQueuePairs())
+        {
+            NS_TEST_EXPECT_MSG_LT(n.src, 2u, "a sender");
+            NS_TEST_EXPECT_MSG_GT(n.ecnMarked, 0u, "marked");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(n.cnpsSent, n.ecnMarked, "at most a CNP per mark");
+            marked += n.ecnMarked;
+            cnps += n.cnpsSent;
+        }
+        NS_TEST_EXPECT_MSG_EQ(marked, f.transports[2]->GetEcnMarkedReceived(), "marks per QP");
+        NS_TEST_EXPECT_MSG_EQ(cnps, f.transports[2]->GetCnpsSent(), "CNPs per QP");
+        const RdmaTransport::PortRateSample rx = f.transports[2]->GetPortRateSample(0);
+        NS_TEST_EXPECT_MSG_EQ(rx.cnpsSent, cnps, "CNPs out of the receiver's port");
+        for (uint32_t s = 0; s < 2; ++s)
+        {
+            const auto qps = f.transports[s]->GetControlledQueuePairs();
+            NS_TEST_ASSERT_MSG_EQ(qps.size(), 1u, "one controlled queue pair");
+            NS_TEST_EXPECT_MSG_EQ(qps[0].cnpsReceived,
+                                  f.transports[s]->GetCnpsReceived(),
+                                  "CNPs per QP");
+            NS_TEST_EXPECT_MSG_EQ(qps[0].rateCuts, f.transports[s]->GetRateCuts(), "cuts per QP");
+            NS_TEST_EXPECT_MSG_EQ(qps[0].rateCuts + qps[0].rateIncreases,
+                                  f.transports[s]->GetRateChanges(),
+                                  "a change is a cut or an increase");
+            NS_TEST_EXPECT_MSG_GT(qps[0].rateCuts, 0u, "cut");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(qps[0].minRateBps, 100e6, "not below MinRate");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(qps[0].minRateBps, qps[0].rateBps, "lowest");
+            NS_TEST_EXPECT_MSG_EQ(qps[0].rateBps,
+                                  f.transports[s]->GetQueuePairRate(2, 0).GetBitRate(),
+                                  "the rate now");
+            const RdmaTransport::PortRateSample tx = f.transports[s]->GetPortRateSample(0);
+            NS_TEST_EXPECT_MSG_EQ(tx.limitedQps, 1u, "the queue pair is paced");
+            NS_TEST_EXPECT_MSG_EQ(tx.minBps, qps[0].rateBps, "its rate");
+            NS_TEST_EXPECT_MSG_EQ(tx.sumBps, qps[0].rateBps, "its rate");
+            NS_TEST_EXPECT_MSG_EQ(tx.cnpsReceived, qps[0].cnpsReceived, "CNPs on the port");
+        }
         Simulator::Destroy();
     }
 };
@@ -1194,7 +1240,12 @@ class NoCongestionControlTestCase : public TestCase
                                   0u,
                                   "no control packets");
             NS_TEST_EXPECT_MSG_EQ(t->GetRateChanges(), 0u, "no rate changes");
+            NS_TEST_EXPECT_MSG_EQ(t->GetControlledQueuePairs().size(), 0u, "no controller");
+            NS_TEST_EXPECT_MSG_EQ(t->GetNotifiedQueuePairs().size(), 0u, "no CNP state");
+            NS_TEST_EXPECT_MSG_EQ(t->GetPortRateSample(0).limitedQps, 0u, "none paced");
         }
+        // The marks still reach the receiver, which counts them and answers none.
+        NS_TEST_EXPECT_MSG_GT(f.transports[2]->GetEcnMarkedReceived(), 0u, "marks received");
         NS_TEST_EXPECT_MSG_EQ(f.transports[0]->GetQueuePairRate(2, 0).GetBitRate(),
                               400e9,
                               "line rate");

@@ -423,16 +423,28 @@ WriteReportFlowControl(const RunResults& r, std::ostream& os)
 {
     const FabricCounters& k = r.counters;
     os << "## Flow control and loss\n\n";
-    Table(os,
-          {"counter", "value"},
-          {false, true},
-          {{"PFC pause frames sent", std::to_string(k.pauseFrames)},
-           {"time lanes were paused (summed)", Dur(k.pausedS)},
-           {"flow-control stall (credit or PFC, summed over ports)", Dur(k.stallS)},
-           {"ECN marks", std::to_string(k.ecnMarks)},
-           {"drops", std::to_string(k.drops)},
-           {"drops on lossless ports", std::to_string(k.losslessDrops)},
-           {"peak switch buffer", Bytes(k.peakBufferBytes)}});
+    std::vector<std::vector<std::string>> rows{
+        {"PFC pause frames sent", std::to_string(k.pauseFrames)},
+        {"time lanes were paused (summed)", Dur(k.pausedS)},
+        {"flow-control stall (credit or PFC, summed over ports)", Dur(k.stallS)},
+        {"ECN marks", std::to_string(k.ecnMarks)},
+        {"ECN-marked data packets received", std::to_string(k.ecnMarkedReceived)},
+        {"drops", std::to_string(k.drops)},
+        {"drops on lossless ports", std::to_string(k.losslessDrops)},
+        {"peak switch buffer", Bytes(k.peakBufferBytes)},
+        {"congestion control", r.congestionControl}};
+    if (r.congestionControl != "none")
+    {
+        rows.push_back({"CNPs sent (receivers)", std::to_string(k.cnpsSent)});
+        rows.push_back({"CNPs received (senders)", std::to_string(k.cnpsReceived)});
+        rows.push_back({"rate cuts", std::to_string(k.rateCuts)});
+        rows.push_back({"rate increases", std::to_string(k.rateIncreases)});
+        rows.push_back(
+            {"queue pairs rate-controlled (received a CNP)", std::to_string(k.controlledQps)});
+        rows.push_back({"lowest queue-pair rate",
+                        k.controlledQps > 0 ? Num(k.minRateGbps, 2) + " Gb/s" : "-"});
+    }
+    Table(os, {"counter", "value"}, {false, true}, rows);
     for (const std::string& v : r.violations)
     {
         os << "- INVALID: " << v << '\n';

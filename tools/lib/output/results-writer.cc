@@ -860,6 +860,22 @@ WriteSummaryJson(const RunResults& r, std::ostream& os)
     w.Key("flow_control_stall_s").Double(r.counters.stallS);
     w.Key("ecn_marks").Uint(r.counters.ecnMarks);
     w.Key("peak_switch_buffer_bytes").Uint(r.counters.peakBufferBytes);
+    w.Key("congestion_control").String(r.congestionControl);
+    w.Key("ecn_marked_received").Uint(r.counters.ecnMarkedReceived);
+    w.Key("cnps_sent").Uint(r.counters.cnpsSent);
+    w.Key("cnps_received").Uint(r.counters.cnpsReceived);
+    w.Key("rate_cuts").Uint(r.counters.rateCuts);
+    w.Key("rate_increases").Uint(r.counters.rateIncreases);
+    w.Key("controlled_qps").Uint(r.counters.controlledQps);
+    w.Key("min_rate_gbps");
+    if (r.counters.controlledQps > 0)
+    {
+        w.Double(r.counters.minRateGbps);
+    }
+    else
+    {
+        w.Null();
+    }
     w.EndObject();
 
     w.Key("collectives").BeginArray();
@@ -995,6 +1011,7 @@ WriteSummaryJson(const RunResults& r, std::ostream& os)
     ports = bins > 0 ? r.timeseries.size() / bins : 0;
     w.Key("bins").Uint(bins);
     w.Key("ports").Uint(ports);
+    w.Key("rates").Bool(HasRateColumns(r));
     w.EndObject();
 
     w.EndObject();
@@ -1196,18 +1213,87 @@ WriteCollectivesCsv(const RunResults& results, const std::string& path)
     WriteFileAtomically(path, [&results](std::ostream& os) { WriteCollectivesCsv(results, os); });
 }
 
+bool
+HasRateColumns(const RunResults& results)
+{
+    return results.congestionControl != "none";
+}
+
 void
 WriteTimeSeriesCsv(const RunResults& results, std::ostream& os)
 {
-    os << "time_ns,port_id,tier_class,utilization,queue_bytes,bin_ns,queue_max_bytes\n";
+    const bool rates = HasRateColumns(results);
+    os << "time_ns,port_id,tier_class,utilization,queue_bytes,bin_ns,queue_max_bytes";
+    if (rates)
+    {
+        os << ",paced_qps,min_rate_gbps,mean_rate_gbps,cnps_sent,cnps_received";
+    }
+    os << '\n';
+    // The rate rows are a subset of the (bin, port) rows, in the same order: a merge walk.
+    std::size_t next = 0;
+    const std::vector<RateSeriesRow>& rs = results.rateSeries;
     for (const TimeSeriesRow& row : results.timeseries)
     {
         const std::string& tier
             = row.portId < results.ports.size() ? results.ports[row.portId].tierClass : "";
         os << NsOrEmpty(row.timeS) << ',' << row.portId << ',' << CsvField(tier) << ','
            << Fixed(row.utilization, 6) << ',' << row.queueBytes << ',' << NsOrEmpty(row.lengthS)
-           << ',' << row.queueMaxBytes << '\n';
+           << ',' << row.queueMaxBytes;
+        if (rates)
+        {
+            while (next < rs.size()
+                   && (rs[next].timeS < row.timeS
+                       || (rs[next].timeS == row.timeS && rs[next].portId < row.portId)))
+            {
+                ++next;
+            }
+            if (next < rs.size() && rs[next].timeS == row.timeS && rs[next].portId == row.portId)
+            {
+                const RateSeriesRow& x = rs[next];
+                os << ',' << x.limitedQps << ',' << Fixed(x.minRateGbps, 6) << ','
+                   << Fixed(x.meanRateGbps, 6) << ',' << x.cnpsSent << ',' << x.cnpsReceived;
+            }
+            else
+            {
+                os << ",,,,,"; // a port without a transport (a switch port)
+            }
+        }
+        os << '\n';
     }
+}
+
+void
+WriteQpsCsv(const RunResults& results, std::ostream& os)
+{
+    os << "src,dst,qp,data_packets,ecn_marked,cnps_sent,cnps_received,rate_cuts,rate_increases,"
+          "min_rate_gbps,final_rate_gbps,line_rate_gbps\n";
+    for (const QueuePairRecord& q : results.queuePairs)
+    {
+        os << q.src << ',' << q.dst << ',' << q.qp << ',';
+        if (q.controlled)
+        {
+            os << q.dataPackets;
+        }
+        os << ',' << q.ecnMarked << ',' << q.cnpsSent << ',' << q.cnpsReceived << ',' << q.rateCuts
+           << ',' << q.rateIncreases << ',';
+        if (q.controlled)
+        {
+            os << Fixed(q.minRateGbps, 6) << ',' << Fixed(q.finalRateGbps, 6) << ','
+               << Fixed(q.lineRateGbps, 6);
+        }
+        else
+        {
+            os << ",,";
+        }
+        os << '\n';
+    }
+}
+
+void
+WriteQpsCsv(const RunResults& results, const std::string& path)
+{
+    NS_LOG_FUNCTION(path << results.queuePairs.size());
+    WriteFileAtomically(path, [&results](std::ostream& os) { WriteQpsCsv(results, os); });
 }
 
 void
@@ -1312,6 +1398,17 @@ PrintSummaryTable(const RunResults& r, std::ostream& os)
     os << "fabric: " << k.drops << " drops, " << k.pauseFrames << " PFC pauses ("
        << HumanTime(k.pausedS) << " paused), " << HumanTime(k.stallS) << " flow-control stall, "
        << k.ecnMarks << " ECN marks\n";
+    if (r.congestionControl != "none")
+    {
+        os << "congestion control (" << r.congestionControl << "): " << k.cnpsSent << " CNPs sent, "
+           << k.cnpsReceived << " received, " << k.rateCuts << " rate cuts on " << k.controlledQps
+           << " queue pairs";
+        if (k.controlledQps > 0)
+        {
+            os << ", lowest rate " << Fixed(k.minRateGbps, 2) << " Gb/s";
+        }
+        os << '\n';
+    }
     for (const auto& v : r.violations)
     {
         os << "INVALID: " << v << '\n';

@@ -18,7 +18,7 @@ namespace ns3
  * \brief Version of the summary.json schema written by WriteSummaryJson
  * (docs/results-format.md). Bumped on any incompatible change.
  */
-static constexpr uint32_t RESULTS_SCHEMA_VERSION = 4;
+static constexpr uint32_t RESULTS_SCHEMA_VERSION = 5;
 
 /**
  * \ingroup ai-fabric
@@ -169,7 +169,9 @@ void WriteCollectivesCsv(const RunResults& results, const std::string& path);
  * \ingroup ai-fabric
  * \brief Write timeseries.csv: `time_ns,port_id,tier_class,utilization,queue_bytes,
  * bin_ns,queue_max_bytes`, one row per (bin, port) for the ports that transmitted
- * during the run, by bin then port id (RunResults::timeseries).
+ * during the run, by bin then port id (RunResults::timeseries); with congestion control
+ * (HasRateColumns()) also `paced_qps,min_rate_gbps,mean_rate_gbps,cnps_sent,cnps_received`
+ * (RunResults::rateSeries; empty for a port without a transport).
  * \param results the run's results
  * \param os the stream to write to
  */
@@ -183,6 +185,33 @@ void WriteTimeSeriesCsv(const RunResults& results, std::ostream& os);
  * \throw std::runtime_error naming the path if the file cannot be written or renamed
  */
 void WriteTimeSeriesCsv(const RunResults& results, const std::string& path);
+
+/**
+ * \ingroup ai-fabric
+ * \param results the run's results
+ * \return true if timeseries.csv has the rate columns and qps.csv is written: the run had
+ *         congestion control (RunResults::congestionControl is not "none")
+ */
+bool HasRateColumns(const RunResults& results);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write qps.csv: one row per queue pair congestion control touched (its sender
+ * received a CNP or its receiver got a packet of it marked CE), by (src, dst, qp). Columns:
+ * src, dst, qp, data_packets, ecn_marked, cnps_sent, cnps_received, rate_cuts,
+ * rate_increases, min_rate_gbps, final_rate_gbps, line_rate_gbps (docs/results-format.md).
+ * \param results the run's results
+ * \param os the stream
+ */
+void WriteQpsCsv(const RunResults& results, std::ostream& os);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Write qps.csv to a file, atomically.
+ * \param results the run's results
+ * \param path the file
+ */
+void WriteQpsCsv(const RunResults& results, const std::string& path);
 
 /**
  * \ingroup ai-fabric

@@ -235,6 +235,22 @@ FormatMetricValue(const std::string& name, double value)
 }
 
 std::string
+FormatMetricValue(const ResultMetric& metric, double value)
+{
+    for (const char* unit : {"_s", "_GBps", "_Gbps"})
+    {
+        if (EndsWith(metric.name, unit))
+        {
+            return FormatMetricValue(metric.name, value);
+        }
+    }
+    // The path's last key, without its indices: collectives[0].duration_s -> duration_s.
+    std::string key = metric.path.substr(metric.path.rfind('.') + 1);
+    key = key.substr(0, key.find('['));
+    return FormatMetricValue(key, value);
+}
+
+std::string
 SeedSummaryText(const std::vector<ResultMetric>& metrics, const std::vector<SeedRunResult>& runs)
 {
     std::ostringstream os;
@@ -246,12 +262,12 @@ SeedSummaryText(const std::vector<ResultMetric>& metrics, const std::vector<Seed
             continue;
         }
         const std::string& name = metrics[m].name;
-        os << name << " " << FormatMetricValue(name, s.mean) << " (mean of " << s.n << " seed"
-           << (s.n == 1 ? "" : "s") << ", min " << FormatMetricValue(name, s.min) << ", max "
-           << FormatMetricValue(name, s.max);
+        os << name << " " << FormatMetricValue(metrics[m], s.mean) << " (mean of " << s.n << " seed"
+           << (s.n == 1 ? "" : "s") << ", min " << FormatMetricValue(metrics[m], s.min) << ", max "
+           << FormatMetricValue(metrics[m], s.max);
         if (std::isfinite(s.ciHalfWidth))
         {
-            os << ", 95 % CI +-" << FormatMetricValue(name, s.ciHalfWidth);
+            os << ", 95 % CI +-" << FormatMetricValue(metrics[m], s.ciHalfWidth);
         }
         else
         {
@@ -337,14 +353,15 @@ WriteSeedAggregate(const std::string& dir,
                 os << "- | - | - | - | - |\n";
                 continue;
             }
-            os << FormatMetricValue(name, s.mean) << " | " << FormatMetricValue(name, s.min)
-               << " | " << FormatMetricValue(name, s.max) << " | "
-               << FormatMetricValue(name, s.stddev) << " | ";
+            os << FormatMetricValue(metrics[m], s.mean) << " | "
+               << FormatMetricValue(metrics[m], s.min) << " | "
+               << FormatMetricValue(metrics[m], s.max) << " | "
+               << FormatMetricValue(metrics[m], s.stddev) << " | ";
             if (std::isfinite(s.ciHalfWidth))
             {
-                os << "+-" << FormatMetricValue(name, s.ciHalfWidth) << " ("
-                   << FormatMetricValue(name, s.mean - s.ciHalfWidth) << " to "
-                   << FormatMetricValue(name, s.mean + s.ciHalfWidth) << ")";
+                os << "+-" << FormatMetricValue(metrics[m], s.ciHalfWidth) << " ("
+                   << FormatMetricValue(metrics[m], s.mean - s.ciHalfWidth) << " to "
+                   << FormatMetricValue(metrics[m], s.mean + s.ciHalfWidth) << ")";
             }
             else
             {

@@ -116,6 +116,17 @@ std::string FormatMetricValue(const std::string& name, double value);
 
 /**
  * \ingroup ai-fabric
+ * \brief FormatMetricValue() with the unit of the metric's name, or, when the name implies
+ * none (e.g. `busbw`), of its path's last key (`collectives[0].busbw_GBps`): the one
+ * formatter of the seeds' and the sweeps' reports (the CSV files keep the raw SI numbers).
+ * \param metric the metric
+ * \param value the value
+ * \return e.g. "347.1 us"
+ */
+std::string FormatMetricValue(const ResultMetric& metric, double value);
+
+/**
+ * \ingroup ai-fabric
  * \brief One line per numeric metric: `NAME MEAN (mean of N seeds, min A, max B, 95 % CI
  * +-H)`, then one line per seed that did not finish ok (left out of the statistics).
  * \param metrics the metrics

@@ -11,19 +11,19 @@ namespace ns3
 {
 
 void
-EtaEstimator::Add(double wallS, double share)
+EtaEstimator::Add(double wallS, double progress)
 {
     if (!m_have)
     {
         m_have = true;
         m_firstWall = wallS;
-        m_firstShare = share;
+        m_firstShare = progress;
     }
     else if (wallS <= m_window.back().wall)
     {
         return;
     }
-    m_window.push_back(Sample{wallS, share});
+    m_window.push_back(Sample{wallS, progress});
     const double window = std::max(MIN_WINDOW_S, WINDOW_FRACTION * (wallS - m_firstWall));
     // Keep one sample at or before the window's start.
     while (m_window.size() > 2 && m_window[1].wall <= wallS - window)
@@ -33,9 +33,9 @@ EtaEstimator::Add(double wallS, double share)
 }
 
 double
-EtaEstimator::SecondsLeft() const
+EtaEstimator::SecondsLeft(double target) const
 {
-    if (!m_have)
+    if (!m_have || !(target >= 0) || !std::isfinite(target))
     {
         return -1;
     }
@@ -55,7 +55,26 @@ EtaEstimator::SecondsLeft() const
     {
         return -1;
     }
-    return std::max(0.0, 1.0 - last.share) / rate;
+    return std::max(0.0, target - last.share) / rate;
+}
+
+double
+ExpectedEndS(double simS, double share, double idealEndS, double stopS)
+{
+    double end = idealEndS > 0 ? idealEndS : -1;
+    if (share > 0 && std::isfinite(share))
+    {
+        end = std::max(end, simS / std::min(share, 1.0));
+    }
+    else if (end < simS)
+    {
+        end = -1; // nothing delivered, past the estimate: no basis for one
+    }
+    if (stopS > 0 && (end < 0 || end > stopS))
+    {
+        end = stopS; // the run stops there at the latest
+    }
+    return end;
 }
 
 std::string
@@ -90,14 +109,13 @@ FormatDuration(double seconds)
     return text;
 }
 
-std::string
-FormatProgressLine(double simS, double share, double wallS, double etaS, uint32_t barWidth)
+namespace
 {
-    share = std::isfinite(share) ? std::clamp(share, 0.0, 1.0) : 0.0;
-    const auto filled = static_cast<uint32_t>(std::floor(share * barWidth));
-    std::string bar(filled, '#');
-    bar.append(barWidth - filled, '.');
-    // Simulated time in the unit that keeps it readable.
+
+/// \return simulated seconds in the unit that keeps them readable ("1.250 ms")
+std::string
+SimText(double simS)
+{
     char sim[32];
     if (simS < 1e-3)
     {
@@ -111,17 +129,34 @@ FormatProgressLine(double simS, double share, double wallS, double etaS, uint32_
     {
         std::snprintf(sim, sizeof sim, "%.6f s", simS);
     }
+    return sim;
+}
+
+} // namespace
+
+std::string
+FormatProgressLine(const ProgressState& state, uint32_t barWidth)
+{
+    const double share = std::isfinite(state.share) ? std::clamp(state.share, 0.0, 1.0) : 0.0;
+    const auto filled = static_cast<uint32_t>(std::floor(share * barWidth));
+    std::string bar(filled, '#');
+    bar.append(barWidth - filled, '.');
+    std::string sim = SimText(state.simS);
+    if (state.expectedEndS >= 0 && std::isfinite(state.expectedEndS))
+    {
+        sim += " of ~" + SimText(state.expectedEndS);
+    }
     char wall[32];
-    std::snprintf(wall, sizeof wall, "%.1fs", wallS);
+    std::snprintf(wall, sizeof wall, "%.1fs", state.wallS);
     char line[256];
     std::snprintf(line,
                   sizeof line,
                   "[ai-fabric] [%s] %5.1f%% bytes | sim %s | wall %s | ETA %s",
                   bar.c_str(),
                   100.0 * share,
-                  sim,
+                  sim.c_str(),
                   wall,
-                  FormatDuration(etaS).c_str());
+                  FormatDuration(state.etaS).c_str());
     return line;
 }
 

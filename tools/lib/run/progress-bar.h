@@ -13,12 +13,12 @@ namespace ns3
 
 /**
  * \ingroup ai-fabric
- * \brief Estimates the wall time left of a run from the rate at which its share of
- * bytes delivered grows, measured over a sliding window of the last
- * max(MIN_WINDOW_S, WINDOW_FRACTION x elapsed) wall seconds, so that the step-wise growth
- * of delivered bytes (a message counts when its last byte arrives) and short bursts or
- * pauses move the estimate only part of the way. When nothing was delivered within the
- * window, the average rate since the first sample is used.
+ * \brief Estimates the wall time left of a run from the rate at which a measure of its
+ * progress grows (the run's simulated time, or a share of bytes delivered), measured over a
+ * sliding window of the last max(MIN_WINDOW_S, WINDOW_FRACTION x elapsed) wall seconds, so
+ * that bursts and pauses move the estimate only part of the way: the time the measure needs
+ * at that rate to reach a target (the expected end, or 1). When the measure did not grow
+ * within the window, the average rate since the first sample is used.
  */
 class EtaEstimator
 {
@@ -33,27 +33,47 @@ class EtaEstimator
     /**
      * \brief Add a sample.
      * \param wallS wall seconds since the run started (increasing)
-     * \param share fraction of the workload's bytes delivered, 0 to 1
+     * \param progress the measure: simulated seconds, or a share of bytes delivered (0 to 1)
      */
-    void Add(double wallS, double share);
+    void Add(double wallS, double progress);
 
-    /// \return estimated wall seconds left, or a negative value if not yet meaningful
-    /// (under MIN_WALL_S of samples, or nothing delivered yet)
-    double SecondsLeft() const;
+    /**
+     * \param target the measure's value at the run's end (the expected end, or 1 for a
+     *        share); negative if unknown
+     * \return estimated wall seconds left, or a negative value if not yet meaningful
+     * (under MIN_WALL_S of samples, the measure still 0, or the target unknown)
+     */
+    double SecondsLeft(double target = 1.0) const;
 
   private:
     /// One sample.
     struct Sample
     {
         double wall;  //!< wall seconds
-        double share; //!< share delivered
+        double share; //!< the measure
     };
 
     std::deque<Sample> m_window; //!< samples in the window, oldest first (plus one before it)
     bool m_have{false};          //!< a sample was added
     double m_firstWall{0};       //!< wall time of the first sample
-    double m_firstShare{0};      //!< share at the first sample
+    double m_firstShare{0};      //!< the measure at the first sample
 };
+
+/**
+ * \ingroup ai-fabric
+ * \brief The simulated time a run is expected to end at (the progress bar's "of ~T"): the
+ * larger of the workload's contention-free end (WorkloadIdealEnd()) and the time the bytes
+ * delivered so far project (simS / share: the run so far, scaled to all bytes), but not past
+ * the scenario's stop time. Early in a run, or when the fabric runs the workload as fast as
+ * an empty one would, the contention-free end holds; when contention slows it, the
+ * projection takes over.
+ * \param simS simulated seconds so far
+ * \param share fraction of the workload's bytes delivered, 0 to 1
+ * \param idealEndS the contention-free end, seconds (0 or negative: unknown)
+ * \param stopS the scenario's stop time, seconds (0 or negative: none)
+ * \return seconds, or a negative value if unknown (nothing delivered and no estimate ahead)
+ */
+double ExpectedEndS(double simS, double share, double idealEndS, double stopS);
 
 /**
  * \ingroup ai-fabric
@@ -65,20 +85,27 @@ std::string FormatDuration(double seconds);
 
 /**
  * \ingroup ai-fabric
+ * \brief What the progress line shows.
+ */
+struct ProgressState
+{
+    double simS{0};          //!< simulated seconds
+    double expectedEndS{-1}; //!< expected end, simulated seconds (ExpectedEndS; negative: unknown)
+    double share{0};         //!< fraction of bytes delivered, 0 to 1 (clamped)
+    double wallS{0};         //!< wall seconds so far
+    double etaS{-1};         //!< wall seconds left, negative if unknown ("ETA --")
+};
+
+/**
+ * \ingroup ai-fabric
  * \brief The progress line of a run (without "\r" or newline), e.g.
- * `[ai-fabric] [##########..........]  50.0% bytes | sim 1.250000 ms | wall 3.2s | ETA 3s`.
- * \param simS simulated seconds
- * \param share fraction of bytes delivered, 0 to 1 (clamped)
- * \param wallS wall seconds so far
- * \param etaS wall seconds left, negative if unknown ("ETA --")
+ * `[ai-fabric] [##########..........]  50.0% bytes | sim 1.250 ms of ~2.500 ms | wall 3.2s |
+ * ETA 3s` (" of ~T" only when the expected end is known).
+ * \param state what to show
  * \param barWidth characters inside the bar's brackets
  * \return the line
  */
-std::string FormatProgressLine(double simS,
-                               double share,
-                               double wallS,
-                               double etaS,
-                               uint32_t barWidth = 20);
+std::string FormatProgressLine(const ProgressState& state, uint32_t barWidth = 20);
 
 } // namespace ns3
 

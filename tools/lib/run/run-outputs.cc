@@ -95,6 +95,10 @@ WriteRunResultSet(const RunResults& r, const std::string& dir, bool sweep)
     {
         planned.emplace_back("stragglers.csv");
     }
+    if (HasRateColumns(r))
+    {
+        planned.emplace_back("qps.csv");
+    }
     for (const PacketCaptureFile& c : r.captures)
     {
         planned.push_back(CaptureFileName(c.node, c.peer));
@@ -114,7 +118,8 @@ WriteRunResultSet(const RunResults& r, const std::string& dir, bool sweep)
     std::error_code ec;
     fs::remove(dir + "/summary.json", ec);
     const std::set<std::string> mine(planned.begin(), planned.end());
-    for (const char* optional : {"ranks.csv", "rank-phases.csv", "sweep.csv", "stragglers.csv"})
+    for (const char* optional :
+         {"ranks.csv", "rank-phases.csv", "sweep.csv", "stragglers.csv", "qps.csv"})
     {
         if (mine.count(optional) == 0)
         {
@@ -164,6 +169,11 @@ WriteRunResultSet(const RunResults& r, const std::string& dir, bool sweep)
     {
         WriteStragglersCsv(r, dir + "/stragglers.csv");
         written.emplace_back("stragglers.csv");
+    }
+    if (HasRateColumns(r))
+    {
+        WriteQpsCsv(r, dir + "/qps.csv");
+        written.emplace_back("qps.csv");
     }
     for (const auto& name : WriteCaptureFiles(r, dir))
     {

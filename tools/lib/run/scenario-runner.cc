@@ -282,12 +282,38 @@ BuildTraining(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl, 
  * events. The timer adapts so that ticks come about every 20 to 200 ms of wall time: it
  * starts at 10 us simulated, doubles while ticks come faster than that (up to 1 s) and halves
  * when slower (down to 1 us), so the monitor costs a few dozen events per wall second.
+ *
+ * The share is of the workload's wire bytes accepted by the receivers, packet by packet
+ * (the transports' byte counters, read at each print: nothing per packet). The ETA is the
+ * wall time the simulated clock needs, at its rate over the EtaEstimator's window, to reach
+ * the expected end (ExpectedEndS(): the workload's contention-free end, or the bytes'
+ * projection when larger, capped by the stop time). Only reads: the run's results do not
+ * depend on it.
  */
 class ProgressMonitor
 {
   public:
-    ProgressMonitor(Ptr<WorkloadExecution> runner, const RunOptions& options, Clock::time_point t0)
+    /**
+     * \param runner the workload's execution
+     * \param transports the transports whose received bytes count
+     * \param bytesTotal wire bytes the workload's messages carry, in all
+     * \param idealEndS the workload's contention-free end, seconds (WorkloadIdealEnd)
+     * \param stopS the scenario's stop time, seconds
+     * \param options where to print, and after how long
+     * \param t0 the run's wall-clock start
+     */
+    ProgressMonitor(Ptr<WorkloadExecution> runner,
+                    std::vector<Ptr<RdmaTransport>> transports,
+                    uint64_t bytesTotal,
+                    double idealEndS,
+                    double stopS,
+                    const RunOptions& options,
+                    Clock::time_point t0)
         : m_runner(runner)
+        , m_transports(std::move(transports))
+        , m_bytesTotal(bytesTotal)
+        , m_idealEndS(idealEndS)
+        , m_stopS(stopS)
         , m_out(options.progressOut ? options.progressOut : &std::cerr)
         , m_after(options.progressAfterS)
         , m_t0(t0)
@@ -315,7 +341,7 @@ class ProgressMonitor
         if (wall - m_lastPrint >= 0.5)
         {
             m_lastPrint = wall;
-            m_eta.Add(wall, Share());
+            m_eta.Add(wall, Simulator::Now().GetSeconds());
             if (wall >= m_after)
             {
                 Print(wall);
@@ -342,20 +368,37 @@ class ProgressMonitor
   private:
     double Share() const
     {
-        return m_runner->GetBytesTotal() == 0
-                   ? 1.0
-                   : static_cast<double>(m_runner->GetBytesDone()) / m_runner->GetBytesTotal();
+        if (m_bytesTotal == 0 || m_runner->IsDone())
+        {
+            return 1.0;
+        }
+        uint64_t delivered = 0;
+        for (const Ptr<RdmaTransport>& t : m_transports)
+        {
+            delivered += t->GetBytesReceived();
+        }
+        return std::min(1.0, static_cast<double>(delivered) / static_cast<double>(m_bytesTotal));
     }
 
     void Print(double wall)
     {
         m_printed = true;
-        const double eta = m_runner->IsDone() ? 0.0 : m_eta.SecondsLeft();
-        *m_out << "\r" << FormatProgressLine(Simulator::Now().GetSeconds(), Share(), wall, eta)
-               << "\033[K" << std::flush;
+        ProgressState state;
+        state.simS = Simulator::Now().GetSeconds();
+        state.share = Share();
+        state.wallS = wall;
+        state.expectedEndS = m_runner->IsDone()
+                                 ? state.simS
+                                 : ExpectedEndS(state.simS, state.share, m_idealEndS, m_stopS);
+        state.etaS = m_runner->IsDone() ? 0.0 : m_eta.SecondsLeft(state.expectedEndS);
+        *m_out << "\r" << FormatProgressLine(state) << "\033[K" << std::flush;
     }
 
     Ptr<WorkloadExecution> m_runner;
+    std::vector<Ptr<RdmaTransport>> m_transports;
+    uint64_t m_bytesTotal;
+    double m_idealEndS;
+    double m_stopS;
     std::ostream* m_out;
     double m_after;
     Clock::time_point m_t0;
@@ -1502,8 +1545,9 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     build.transportAttributes = spec.transportAttributes;
     build.cellPackets = spec.cellPackets;
     build.cellPacketsWhere = spec.fidelityWhere;
-    if (ResolveCongestionControl(spec.congestionControl, graph.GetProfiles())
-        == CongestionControlSetting::DCQCN)
+    const CongestionControlSetting congestionControl
+        = ResolveCongestionControl(spec.congestionControl, graph.GetProfiles());
+    if (congestionControl == CongestionControlSetting::DCQCN)
     {
         ObjectFactory factory("ns3::Dcqcn");
         for (const auto& [name, value] : spec.dcqcnAttributes)
@@ -1547,7 +1591,18 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     runner->TraceConnectWithoutContext("Done", MakeCallback(&StopWhenDone));
     Simulator::ScheduleNow(&WorkloadExecution::Start, runner);
     Simulator::Schedule(spec.stopTime, &StopAtLimit);
-    ProgressMonitor monitor(runner, options, t0);
+    uint64_t wireBytesTotal = 0;
+    for (const WorkloadOp& op : workload.GetOps())
+    {
+        wireBytesTotal += op.kind == WorkloadOp::SEND ? WireBytes(op.wire, op.bytes) : 0;
+    }
+    ProgressMonitor monitor(runner,
+                            fabric.transports,
+                            wireBytesTotal,
+                            options.progress ? WorkloadIdealEnd(graph, workload) : 0.0,
+                            spec.stopTime.GetSeconds(),
+                            options,
+                            t0);
     if (options.progress)
     {
         Simulator::ScheduleNow(&ProgressMonitor::Tick, &monitor);
@@ -1605,6 +1660,9 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     r.sampleIntervalS = fabricStats.sampleIntervalS;
     r.sampleIntervalAuto = fabricStats.sampleIntervalAuto;
     r.timeseries = std::move(fabricStats.timeseries);
+    r.congestionControl = fabricStats.congestionControl ? SpecName(congestionControl) : "none";
+    r.rateSeries = std::move(fabricStats.rateSeries);
+    r.queuePairs = std::move(fabricStats.queuePairs);
     if (r.counters.losslessDrops > 0)
     {
         r.violations.push_back(std::to_string(r.counters.losslessDrops)

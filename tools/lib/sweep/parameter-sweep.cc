@@ -454,15 +454,6 @@ ParseNumber(const std::string& text, double& value)
     return end && *end == '\0' && std::isfinite(value);
 }
 
-/// \return \p v with 4 significant digits
-std::string
-Short(double v)
-{
-    std::ostringstream s;
-    s << std::setprecision(4) << v;
-    return s.str();
-}
-
 /// \return \p v as summary.json writes numbers (%.12g); "" if not finite
 std::string
 NumberText(double v)
@@ -1479,13 +1470,13 @@ WriteSweepReport(const SweepPlan& plan,
             {
                 const std::string& v = results[i].metricValues[m];
                 double x = 0;
-                os << " " << (ParseNumber(v, x) ? Short(x) : v);
+                os << " " << (ParseNumber(v, x) ? FormatMetricValue(plan.metrics[m], x) : v);
                 if (withSeeds)
                 {
                     const SampleStatistics st = MetricStatistics(results[i].seedRuns, m);
                     if (std::isfinite(st.ciHalfWidth))
                     {
-                        os << " +-" << Short(st.ciHalfWidth);
+                        os << " +-" << FormatMetricValue(plan.metrics[m], st.ciHalfWidth);
                     }
                 }
                 os << " |";
@@ -1584,7 +1575,7 @@ WriteSweepReport(const SweepPlan& plan,
                         body << " - |";
                         continue;
                     }
-                    body << " " << Short(x);
+                    body << " " << FormatMetricValue(plan.metrics[m], x);
                     if (v > 0 && std::isfinite(ref) && ref != 0)
                     {
                         const double ratio = x / ref;
@@ -1648,7 +1639,8 @@ WriteSweepReport(const SweepPlan& plan,
                         body << ")";
                     }
                     body << ": the difference in " << plan.metrics[m].name << " (mean "
-                         << Short(verdict.b.mean) << " vs " << Short(verdict.a.mean);
+                         << FormatMetricValue(plan.metrics[m], verdict.b.mean) << " vs "
+                         << FormatMetricValue(plan.metrics[m], verdict.a.mean);
                     if (verdict.a.mean != 0)
                     {
                         body << ", x" << std::fixed << std::setprecision(3)
@@ -1657,8 +1649,11 @@ WriteSweepReport(const SweepPlan& plan,
                     body << ") is within the seed-to-seed spread:";
                     if (verdict.cisOverlap)
                     {
-                        body << " the 95 % confidence intervals (+-" << Short(verdict.b.ciHalfWidth)
-                             << " and +-" << Short(verdict.a.ciHalfWidth) << ") overlap";
+                        body << " the 95 % confidence intervals (+-"
+                             << FormatMetricValue(plan.metrics[m], verdict.b.ciHalfWidth)
+                             << " and +-"
+                             << FormatMetricValue(plan.metrics[m], verdict.a.ciHalfWidth)
+                             << ") overlap";
                     }
                     if (!verdict.reversedBy.empty())
                     {

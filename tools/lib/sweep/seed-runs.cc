@@ -101,7 +101,8 @@ RunSeeds(const SeedRunPlan& plan,
                              "trace.json",
                              "ranks.csv",
                              "sweep.csv",
-                             "stragglers.csv"})
+                             "stragglers.csv",
+                             "qps.csv"})
     {
         fs::remove(fs::path(outDir) / file, ec);
     }

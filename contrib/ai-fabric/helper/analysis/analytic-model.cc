@@ -13,6 +13,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -251,10 +252,31 @@ MessageIdealTime(const FabricGraph& graph, uint32_t srcGpu, uint32_t dstGpu, uin
     return MessageIdealTimes(graph, {MessageQuery{srcGpu, dstGpu, bytes}}).front();
 }
 
+namespace
+{
+
+/// The first and last link of a message's path (NO_LINK for an empty path).
+struct PathEnds
+{
+    static constexpr uint32_t NO_LINK = UINT32_MAX; //!< no path
+    uint32_t first{NO_LINK};                        //!< the link it leaves its source by
+    uint32_t last{NO_LINK};                         //!< the link it reaches its destination by
+};
+
+/**
+ * MessageIdealTimes(), and when \p ends is given, the first and last link of each query's
+ * path.
+ */
 std::vector<double>
-MessageIdealTimes(const FabricGraph& graph, const std::vector<MessageQuery>& queries)
+IdealTimesOnPaths(const FabricGraph& graph,
+                  const std::vector<MessageQuery>& queries,
+                  std::vector<PathEnds>* ends)
 {
     std::vector<double> out(queries.size(), 0.0);
+    if (ends)
+    {
+        ends->assign(queries.size(), PathEnds());
+    }
     std::vector<uint32_t> order(queries.size());
     for (uint32_t i = 0; i < order.size(); ++i)
     {
@@ -306,8 +328,115 @@ MessageIdealTimes(const FabricGraph& graph, const std::vector<MessageQuery>& que
             }
         }
         out[q] = IdealOnPath(graph, src, path, mtu, queries[q].bytes, width);
+        if (ends && !path.empty())
+        {
+            (*ends)[q] = PathEnds{path.front(), path.back()};
+        }
     }
     return out;
+}
+
+} // namespace
+
+std::vector<double>
+MessageIdealTimes(const FabricGraph& graph, const std::vector<MessageQuery>& queries)
+{
+    return IdealTimesOnPaths(graph, queries, nullptr);
+}
+
+double
+WorkloadIdealEnd(const FabricGraph& graph, const Workload& workload)
+{
+    const std::vector<WorkloadOp>& ops = workload.GetOps();
+    const uint32_t mtu = graph.GetSmallestMtu();
+    // Each distinct (source, destination, bytes) is costed once (a ring's chunks share a few),
+    // beside its first packet alone.
+    std::vector<MessageQuery> queries; // per distinct message: it, then its first packet
+    std::map<std::tuple<uint32_t, uint32_t, uint64_t>, uint32_t> distinct;
+    std::vector<uint32_t> sends;
+    std::vector<uint32_t> queryOf; // per send: its message's index in queries / 2
+    for (uint32_t i = 0; i < ops.size(); ++i)
+    {
+        if (ops[i].kind != WorkloadOp::SEND)
+        {
+            continue;
+        }
+        sends.push_back(i);
+        const uint64_t bytes = WireBytes(ops[i].wire, ops[i].bytes);
+        const auto [it, inserted]
+            = distinct.try_emplace(std::make_tuple(ops[i].rank, ops[i].peer, bytes),
+                                   static_cast<uint32_t>(queries.size() / 2));
+        if (inserted)
+        {
+            queries.push_back(MessageQuery{ops[i].rank, ops[i].peer, bytes});
+            queries.push_back(
+                MessageQuery{ops[i].rank, ops[i].peer, std::min<uint64_t>(bytes, mtu)});
+        }
+        queryOf.push_back(it->second);
+    }
+    std::vector<PathEnds> ends;
+    const std::vector<double> times = IdealTimesOnPaths(graph, queries, &ends);
+    std::vector<double> ideal(sends.size());
+    // The streaming floor: what follows a message's first packet streams through its path's
+    // bottleneck, and an endpoint's messages that leave by one link (or arrive by one) share
+    // it, so no run ends before the busiest (endpoint, link)'s sum of those times.
+    std::unordered_map<uint64_t, double> stream;
+    double streamFloor = 0;
+    for (std::size_t k = 0; k < sends.size(); ++k)
+    {
+        const std::size_t q = 2 * static_cast<std::size_t>(queryOf[k]);
+        ideal[k] = times[q];
+        const PathEnds& e = ends[q];
+        if (e.first == PathEnds::NO_LINK)
+        {
+            continue;
+        }
+        const double rest = std::max(0.0, times[q] - times[q + 1]);
+        const WorkloadOp& op = ops[sends[k]];
+        for (const uint64_t key : {(uint64_t{op.rank} << 33) | e.first,
+                                   (uint64_t{op.peer} << 33) | (uint64_t{1} << 32) | e.last})
+        {
+            streamFloor = std::max(streamFloor, stream[key] += rest);
+        }
+    }
+    std::vector<double> duration(ops.size());
+    for (uint32_t i = 0; i < ops.size(); ++i)
+    {
+        duration[i] = ops[i].duration.GetSeconds();
+    }
+    for (std::size_t k = 0; k < sends.size(); ++k)
+    {
+        duration[sends[k]] += ideal[k];
+    }
+    // Longest path, in topological order (Kahn): an op starts when its last dependency ends.
+    std::vector<uint32_t> waiting(ops.size());
+    std::vector<uint32_t> ready;
+    for (uint32_t i = 0; i < ops.size(); ++i)
+    {
+        waiting[i] = workload.GetInDegree(i);
+        if (waiting[i] == 0)
+        {
+            ready.push_back(i);
+        }
+    }
+    std::vector<double> start(ops.size(), 0.0);
+    double end = 0;
+    while (!ready.empty())
+    {
+        const uint32_t i = ready.back();
+        ready.pop_back();
+        const double finish = start[i] + duration[i];
+        end = std::max(end, finish);
+        for (const uint32_t* s = workload.SuccessorsBegin(i); s != workload.SuccessorsEnd(i); ++s)
+        {
+            start[*s] = std::max(start[*s], finish);
+            if (--waiting[*s] == 0)
+            {
+                ready.push_back(*s);
+            }
+        }
+    }
+    return std::max(end, streamFloor);
 }
 
 AlphaBeta

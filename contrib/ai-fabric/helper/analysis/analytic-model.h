@@ -15,6 +15,7 @@ namespace ns3
 {
 
 class FabricGraph;
+class Workload;
 struct WorkloadGroup;
 
 /**
@@ -74,6 +75,23 @@ struct MessageQuery
  */
 std::vector<double> MessageIdealTimes(const FabricGraph& graph,
                                       const std::vector<MessageQuery>& queries);
+
+/**
+ * \ingroup ai-fabric
+ * \brief When a workload would end on an empty fabric, for the progress bar's expected end:
+ * the larger of (a) the longest path through its op graph from t = 0, a DELAY op taking its
+ * duration and a SEND op its post latency plus its message's MessageIdealTime() (on the
+ * wire bytes), and (b) the streaming floor: per endpoint and the link its messages leave by
+ * (or arrive by), the sum over those messages of their ideal time beyond their first
+ * packet's (the time the rest streams through the path's bottleneck). (a) is the critical
+ * path when messages do not meet; (b) what one NIC link must carry (a ring's pipelined
+ * chunks, an incast's receiver). Contention between endpoints inside the fabric is not seen,
+ * so it is an estimate from below.
+ * \param graph the fabric
+ * \param workload the workload (finalized)
+ * \return seconds (0 for a workload without ops)
+ */
+double WorkloadIdealEnd(const FabricGraph& graph, const Workload& workload);
 
 /**
  * \ingroup ai-fabric

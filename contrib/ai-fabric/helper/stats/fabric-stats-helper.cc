@@ -17,6 +17,8 @@
 #include "ns3/straggler-ledger.h"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 #include <unordered_map>
 
 namespace ns3
@@ -95,14 +97,26 @@ FabricStatsHelper::Install(const FabricGraph& graph, const Fabric& fabric)
             m_switches.push_back(sw);
         }
     }
-    if (m_ledgerEnabled)
+    m_transports = fabric.transports;
+    for (const Ptr<RdmaTransport>& t : m_transports)
     {
-        m_ledger = std::make_unique<StragglerLedger>(fabric.transports.size());
+        m_congestionControl = m_congestionControl || (t && t->GetCongestionControl());
+    }
+    m_sampler = std::make_unique<PortSampler>(m_ports, m_sampleInterval);
+    if (m_ledgerEnabled || m_congestionControl)
+    {
         std::unordered_map<const FabricNetDevice*, uint32_t> portId;
         for (uint32_t p = 0; p < m_ports.size(); ++p)
         {
-            m_ledger->ConnectPort(m_ports[p], p);
             portId.emplace(PeekPointer(m_ports[p]), p);
+        }
+        if (m_ledgerEnabled)
+        {
+            m_ledger = std::make_unique<StragglerLedger>(fabric.transports.size());
+            for (uint32_t p = 0; p < m_ports.size(); ++p)
+            {
+                m_ledger->ConnectPort(m_ports[p], p);
+            }
         }
         for (const Ptr<RdmaTransport>& t : fabric.transports)
         {
@@ -115,7 +129,14 @@ FabricStatsHelper::Install(const FabricGraph& graph, const Fabric& fabric)
                     ports[i] = it->second;
                 }
             }
-            m_ledger->ConnectTransport(t, std::move(ports));
+            if (m_congestionControl)
+            {
+                m_sampler->AddTransport(t, ports); // rates at the same bin edges
+            }
+            if (m_ledgerEnabled)
+            {
+                m_ledger->ConnectTransport(t, std::move(ports));
+            }
         }
     }
     // The waits of relayed messages at multi-port GPUs' ports (PXN): the sending server's own
@@ -143,7 +164,6 @@ FabricStatsHelper::Install(const FabricGraph& graph, const Fabric& fabric)
             }
         }
     }
-    m_sampler = std::make_unique<PortSampler>(m_ports, m_sampleInterval);
     m_sampler->Start();
 }
 
@@ -219,7 +239,76 @@ FabricStatsHelper::Collect()
     r.sampleIntervalS = m_sampler->IntervalS();
     r.sampleIntervalAuto = !m_sampleInterval.IsStrictlyPositive();
     r.timeseries = m_sampler->Rows();
+    CollectCongestionControl(r);
     return r;
+}
+
+void
+FabricStatsHelper::CollectCongestionControl(FabricStatsResults& r) const
+{
+    FabricCounters& k = r.counters;
+    r.congestionControl = m_congestionControl;
+    // Per queue pair that was marked or received a CNP: the receiver's side (marks, CNPs
+    // sent) and the sender's (CNPs received, cuts, rates), joined by (src, dst, qp).
+    std::map<std::tuple<uint32_t, uint32_t, uint16_t>, QueuePairRecord> qps;
+    auto record = [&qps](uint32_t src, uint32_t dst, uint16_t qp) -> QueuePairRecord& {
+        QueuePairRecord& q = qps[std::make_tuple(src, dst, qp)];
+        q.src = src;
+        q.dst = dst;
+        q.qp = qp;
+        return q;
+    };
+    bool anyRate = false;
+    uint64_t minBps = 0;
+    for (const Ptr<RdmaTransport>& t : m_transports)
+    {
+        if (!t)
+        {
+            continue;
+        }
+        k.ecnMarkedReceived += t->GetEcnMarkedReceived();
+        k.cnpsSent += t->GetCnpsSent();
+        k.cnpsReceived += t->GetCnpsReceived();
+        k.rateCuts += t->GetRateCuts();
+        k.rateIncreases += t->GetRateChanges() - t->GetRateCuts();
+        if (!m_congestionControl)
+        {
+            continue;
+        }
+        const uint32_t self = t->GetEndpoint();
+        for (const RdmaTransport::NotifiedQueuePair& n : t->GetNotifiedQueuePairs())
+        {
+            QueuePairRecord& q = record(n.src, self, n.qp);
+            q.ecnMarked = n.ecnMarked;
+            q.cnpsSent = n.cnpsSent;
+        }
+        for (const RdmaTransport::ControlledQueuePair& c : t->GetControlledQueuePairs())
+        {
+            QueuePairRecord& q = record(self, c.dst, c.qp);
+            q.controlled = true;
+            q.dataPackets = c.dataPackets;
+            q.cnpsReceived = c.cnpsReceived;
+            q.rateCuts = c.rateCuts;
+            q.rateIncreases = c.rateIncreases;
+            q.minRateGbps = static_cast<double>(c.minRateBps) * 1e-9;
+            q.finalRateGbps = static_cast<double>(c.rateBps) * 1e-9;
+            q.lineRateGbps = static_cast<double>(c.lineBps) * 1e-9;
+            ++k.controlledQps;
+            minBps = anyRate ? std::min(minBps, c.minRateBps) : c.minRateBps;
+            anyRate = true;
+        }
+    }
+    k.minRateGbps = anyRate ? static_cast<double>(minBps) * 1e-9 : 0.0;
+    if (!m_congestionControl)
+    {
+        return;
+    }
+    r.queuePairs.reserve(qps.size());
+    for (auto& [key, q] : qps)
+    {
+        r.queuePairs.push_back(q);
+    }
+    r.rateSeries = m_sampler->RateRows();
 }
 
 const StragglerLedger*

@@ -20,6 +20,7 @@ class FabricGraph;
 class FabricNetDevice;
 class FabricSwitch;
 class PortSampler;
+class RdmaTransport;
 class StragglerLedger;
 class RelayWaitMeter;
 
@@ -37,6 +38,9 @@ struct FabricStatsResults
     double sampleIntervalS{0};                //!< time-series bin width used, seconds
     bool sampleIntervalAuto{true};            //!< bins were sized automatically
     std::vector<TimeSeriesRow> timeseries;    //!< by bin, then port id; active ports only
+    bool congestionControl{false};            //!< the transports ran congestion control
+    std::vector<RateSeriesRow> rateSeries;    //!< with congestion control: by bin, then port
+    std::vector<QueuePairRecord> queuePairs;  //!< with congestion control: by (src, dst, qp)
 };
 
 /**
@@ -58,8 +62,11 @@ struct FabricStatsResults
  * 2i + 1. Install schedules the time series' first bin edge (PortSampler: one event per bin,
  * nothing per packet) and, when enabled, connects a StragglerLedger to the trace sources
  * (every port's LastPacketDequeue; every transport's MessagePosted, FirstPacketSent and
- * LastPacketSent). Collect closes the last bin and reads the devices' Stats, their queue
- * percentiles and the switches' counters at the current time. Nothing it does changes the
+ * LastPacketSent). When the transports run congestion control, the same bin edges also
+ * sample every NIC port's queue pairs below line rate and its CNPs (no event of their own).
+ * Collect closes the last bin and reads the devices' Stats, their queue percentiles, the
+ * switches' counters and the transports' congestion-control counters (per queue pair
+ * that was marked or received a CNP) at the current time. Nothing it does changes the
  * simulation.
  */
 class FabricStatsHelper
@@ -106,15 +113,24 @@ class FabricStatsHelper
     uint64_t GetEvents() const;
 
   private:
-    Time m_sampleInterval;                     //!< time-series bin width (zero: automatic)
-    bool m_custom{false};                      //!< tier classes of a custom topology
-    bool m_ledgerEnabled{false};               //!< EnableStragglerLedger was called
-    const FabricGraph* m_graph{nullptr};       //!< the installed fabric's graph
-    std::vector<Ptr<FabricNetDevice>> m_ports; //!< every port, by port id
-    std::vector<Ptr<FabricSwitch>> m_switches; //!< every forwarding element
-    std::unique_ptr<PortSampler> m_sampler;    //!< the time series
-    std::unique_ptr<StragglerLedger> m_ledger; //!< straggler attribution, if enabled
-    std::unique_ptr<RelayWaitMeter> m_relay;   //!< relayed messages' waits at GPU ports
+    /**
+     * \brief The transports' congestion-control counters, and with congestion control the
+     * queue pairs it touched and the rate rows of the time series.
+     * \param r filled
+     */
+    void CollectCongestionControl(FabricStatsResults& r) const;
+
+    Time m_sampleInterval;                        //!< time-series bin width (zero: automatic)
+    bool m_custom{false};                         //!< tier classes of a custom topology
+    bool m_ledgerEnabled{false};                  //!< EnableStragglerLedger was called
+    const FabricGraph* m_graph{nullptr};          //!< the installed fabric's graph
+    std::vector<Ptr<FabricNetDevice>> m_ports;    //!< every port, by port id
+    std::vector<Ptr<FabricSwitch>> m_switches;    //!< every forwarding element
+    std::vector<Ptr<RdmaTransport>> m_transports; //!< every endpoint's transport
+    bool m_congestionControl{false};              //!< some transport has a controller
+    std::unique_ptr<PortSampler> m_sampler;       //!< the time series
+    std::unique_ptr<StragglerLedger> m_ledger;    //!< straggler attribution, if enabled
+    std::unique_ptr<RelayWaitMeter> m_relay;      //!< relayed messages' waits at GPU ports
 };
 
 } // namespace ns3

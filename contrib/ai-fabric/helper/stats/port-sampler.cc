@@ -26,6 +26,21 @@ PortSampler::PortSampler(std::vector<Ptr<FabricNetDevice>> ports, Time interval)
 }
 
 void
+PortSampler::AddTransport(Ptr<RdmaTransport> transport, const std::vector<uint32_t>& portIds)
+{
+    for (uint32_t i = 0; i < portIds.size() && i < transport->GetNPorts(); ++i)
+    {
+        if (portIds[i] < m_ports.size())
+        {
+            m_probes.push_back(RateProbe{transport, i, portIds[i], 0, 0});
+        }
+    }
+    std::stable_sort(m_probes.begin(), m_probes.end(), [](const RateProbe& a, const RateProbe& b) {
+        return a.portId < b.portId;
+    });
+}
+
+void
 PortSampler::Start()
 {
     Simulator::Schedule(PicoSeconds(m_intervalPs), &PortSampler::Sample, this);
@@ -49,9 +64,27 @@ PortSampler::Record()
         m_queue[base + i] = d.GetQueuedBytes();
         m_queueMax[base + i] = d.TakeWindowPeakQueuedBytes();
     }
+    RecordRates();
     m_binEndPs.push_back(now);
     m_lastEdgePs = now;
     ++m_bins;
+}
+
+void
+PortSampler::RecordRates()
+{
+    for (RateProbe& p : m_probes)
+    {
+        const RdmaTransport::PortRateSample s = p.transport->GetPortRateSample(p.index);
+        m_rates.push_back(RateCell{s.limitedQps,
+                                   s.minBps,
+                                   s.sumBps,
+                                   s.lineBps,
+                                   s.cnpsSent - p.prevCnpsSent,
+                                   s.cnpsReceived - p.prevCnpsReceived});
+        p.prevCnpsSent = s.cnpsSent;
+        p.prevCnpsReceived = s.cnpsReceived;
+    }
 }
 
 void
@@ -71,12 +104,23 @@ PortSampler::Merge()
             m_queueMax[to + i] = std::max(m_queueMax[x + i], m_queueMax[y + i]);
         }
         m_binEndPs[b] = m_binEndPs[2 * b + 1];
+        const std::size_t k = m_probes.size();
+        for (std::size_t i = 0; i < k; ++i)
+        {
+            // The later bin's rates (at the merged bin's end), the CNPs of both.
+            const RateCell& x = m_rates[2 * b * k + i];
+            RateCell merged = m_rates[(2 * b + 1) * k + i];
+            merged.cnpsSent += x.cnpsSent;
+            merged.cnpsReceived += x.cnpsReceived;
+            m_rates[b * k + i] = merged;
+        }
     }
     m_bins = half;
     m_busyPs.resize(static_cast<std::size_t>(half) * n);
     m_queue.resize(static_cast<std::size_t>(half) * n);
     m_queueMax.resize(static_cast<std::size_t>(half) * n);
     m_binEndPs.resize(half);
+    m_rates.resize(static_cast<std::size_t>(half) * m_probes.size());
     m_intervalPs *= 2;
 }
 
@@ -151,6 +195,41 @@ PortSampler::Rows() const
             r.utilization = len > 0 ? std::min(1.0, static_cast<double>(m_busyPs[c]) / len) : 0.0;
             r.queueBytes = m_queue[c];
             r.queueMaxBytes = m_queueMax[c];
+            rows.push_back(r);
+        }
+        start = m_binEndPs[b];
+    }
+    return rows;
+}
+
+std::vector<RateSeriesRow>
+PortSampler::RateRows() const
+{
+    std::vector<uint32_t> active;
+    for (uint32_t i = 0; i < m_probes.size(); ++i)
+    {
+        if (m_ports[m_probes[i].portId]->GetStats().txPackets > 0)
+        {
+            active.push_back(i);
+        }
+    }
+    std::vector<RateSeriesRow> rows;
+    rows.reserve(static_cast<std::size_t>(m_bins) * active.size());
+    int64_t start = 0;
+    for (uint32_t b = 0; b < m_bins; ++b)
+    {
+        for (const uint32_t i : active)
+        {
+            const RateCell& c = m_rates[static_cast<std::size_t>(b) * m_probes.size() + i];
+            RateSeriesRow r;
+            r.timeS = start * 1e-12;
+            r.portId = m_probes[i].portId;
+            r.limitedQps = c.limited;
+            r.minRateGbps = static_cast<double>(c.minBps) * 1e-9;
+            r.meanRateGbps = c.limited > 0 ? static_cast<double>(c.sumBps) / c.limited * 1e-9
+                                           : static_cast<double>(c.lineBps) * 1e-9;
+            r.cnpsSent = c.cnpsSent;
+            r.cnpsReceived = c.cnpsReceived;
             rows.push_back(r);
         }
         start = m_binEndPs[b];

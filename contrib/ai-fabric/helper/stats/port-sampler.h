@@ -7,6 +7,7 @@
 #include "ns3/fabric-net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
+#include "ns3/rdma-transport.h"
 #include "ns3/run-results.h"
 
 #include <cstdint>
@@ -34,6 +35,12 @@ namespace ns3
  * min(AUTO_MAX_BINS, max(16, AUTO_MAX_CELLS / ports)), rounded down to even, so
  * memory stays under about AUTO_MAX_CELLS x 20 bytes (80 MiB) however many ports.
  *
+ * Rates (AddTransport()): at the same bin edges, in the same events, it also reads
+ * each added transport port's queue pairs below line rate (their count, lowest and
+ * mean rate at the edge) and its CNP counters (RdmaTransport::GetPortRateSample(),
+ * which walks only the queue pairs below line rate); merged bins keep the later bin's
+ * rates and add the CNPs.
+ *
  * The sampler stops rescheduling itself when no other event is pending, so it
  * never keeps a finished (or stalled) simulation alive.
  */
@@ -50,6 +57,14 @@ class PortSampler
      * \param interval the bin width; zero for automatic bins
      */
     PortSampler(std::vector<Ptr<FabricNetDevice>> ports, Time interval);
+
+    /**
+     * \brief Also sample the rates and CNPs of a transport's ports (before Start()).
+     * \param transport the transport
+     * \param portIds per transport port index, its port id (an index into the devices
+     *        given to the constructor), or UINT32_MAX for a port not among them
+     */
+    void AddTransport(Ptr<RdmaTransport> transport, const std::vector<uint32_t>& portIds);
 
     /// \brief Schedule the first bin edge (call before Simulator::Run()).
     void Start();
@@ -70,11 +85,20 @@ class PortSampler
      */
     std::vector<TimeSeriesRow> Rows() const;
 
+    /**
+     * \brief The rate rows of the transport ports (AddTransport()) that transmitted at least
+     * one packet, by bin then port id.
+     * \return the rows (empty without transports)
+     */
+    std::vector<RateSeriesRow> RateRows() const;
+
   private:
     /// \brief Close the bin that ends now; schedule the next edge.
     void Sample();
     /// \brief Read every port into bin m_bins.
     void Record();
+    /// \brief Read every transport port's rates into bin m_bins.
+    void RecordRates();
     /// \brief Merge adjacent bins pairwise and double the width (automatic mode).
     void Merge();
 
@@ -89,7 +113,31 @@ class PortSampler
     std::vector<uint64_t> m_queue;             //!< per (bin, port): queue at the bin's end
     std::vector<uint64_t> m_queueMax;          //!< per (bin, port): largest queue in the bin
     std::vector<int64_t> m_binEndPs;           //!< per bin: its end, ps
-    uint64_t m_events{0};                      //!< events executed
+
+    /// A transport port whose rates are sampled.
+    struct RateProbe
+    {
+        Ptr<RdmaTransport> transport; //!< the transport
+        uint32_t index;               //!< the port's index in the transport
+        uint32_t portId;              //!< its port id
+        uint64_t prevCnpsSent;        //!< CNPs sent at the last edge
+        uint64_t prevCnpsReceived;    //!< CNPs received at the last edge
+    };
+
+    /// A transport port's rates in one bin.
+    struct RateCell
+    {
+        uint32_t limited;      //!< queue pairs below line rate at the bin's end
+        uint64_t minBps;       //!< their lowest rate (line rate when none)
+        uint64_t sumBps;       //!< the sum of their rates
+        uint64_t lineBps;      //!< the port's line rate
+        uint64_t cnpsSent;     //!< CNPs sent during the bin
+        uint64_t cnpsReceived; //!< CNPs received during the bin
+    };
+
+    std::vector<RateProbe> m_probes; //!< sampled transport ports, by port id
+    std::vector<RateCell> m_rates;   //!< per (bin, probe)
+    uint64_t m_events{0};            //!< events executed
 };
 
 } // namespace ns3

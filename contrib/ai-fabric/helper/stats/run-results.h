@@ -222,7 +222,47 @@ struct TimeSeriesRow
 
 /**
  * \ingroup ai-fabric
- * \brief Fabric-wide flow-control and loss counters, summed over every port.
+ * \brief The congestion-control state of one NIC port in one time bin (the rate columns of
+ * timeseries.csv): its queue pairs held below line rate at the bin's end, and the CNPs of
+ * the bin.
+ */
+struct RateSeriesRow
+{
+    double timeS{0};          //!< bin start, seconds (as TimeSeriesRow::timeS)
+    uint32_t portId{0};       //!< PortRecord::portId of the NIC port
+    uint32_t limitedQps{0};   //!< queue pairs on the port below line rate at the bin's end
+    double minRateGbps{0};    //!< the lowest of their rates (line rate when none), Gb/s
+    double meanRateGbps{0};   //!< the mean of their rates (line rate when none), Gb/s
+    uint64_t cnpsSent{0};     //!< CNPs the endpoint sent out of this port during the bin
+    uint64_t cnpsReceived{0}; //!< CNPs received during the bin for queue pairs on this port
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief One queue pair that congestion control touched (qps.csv): its sender received a
+ * CNP, or its receiver saw a packet of it marked ECN CE.
+ */
+struct QueuePairRecord
+{
+    uint32_t src{0};           //!< source endpoint
+    uint32_t dst{0};           //!< destination endpoint
+    uint16_t qp{0};            //!< queue pair index
+    bool controlled{false};    //!< the sender gave it a controller (it received a CNP)
+    uint64_t dataPackets{0};   //!< data packets its messages were cut into (controlled only)
+    uint64_t ecnMarked{0};     //!< its data packets the receiver got marked CE
+    uint64_t cnpsSent{0};      //!< CNPs the receiver sent to it
+    uint64_t cnpsReceived{0};  //!< CNPs the sender received for it
+    uint64_t rateCuts{0};      //!< changes of its rate to a lower one
+    uint64_t rateIncreases{0}; //!< changes of its rate to a higher one
+    double minRateGbps{0};     //!< lowest rate it was held to, Gb/s (line rate if never cut)
+    double finalRateGbps{0};   //!< its rate when the run ended, Gb/s
+    double lineRateGbps{0};    //!< its port's line rate, Gb/s
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief Fabric-wide flow-control, loss and congestion-control counters, summed over every
+ * port and transport.
  */
 struct FabricCounters
 {
@@ -233,6 +273,13 @@ struct FabricCounters
     double stallS{0};            //!< time ports had packets but flow control held them, seconds
     uint64_t ecnMarks{0};        //!< packets marked CE
     uint64_t peakBufferBytes{0}; //!< largest shared-buffer occupancy of any switch, bytes
+    uint64_t ecnMarkedReceived{0}; //!< data packets receivers got marked CE
+    uint64_t cnpsSent{0};          //!< CNPs sent (notification points)
+    uint64_t cnpsReceived{0};      //!< CNPs received (reaction points)
+    uint64_t rateCuts{0};          //!< queue pairs' rate changes to a lower rate
+    uint64_t rateIncreases{0};     //!< queue pairs' rate changes to a higher rate
+    uint64_t controlledQps{0};     //!< queue pairs that got a controller (received a CNP)
+    double minRateGbps{0};         //!< lowest rate any queue pair was held to, Gb/s (0: none)
 };
 
 /**
@@ -603,8 +650,13 @@ struct RunResults
     double sampleIntervalS{0};                //!< time-series bin width used, seconds
     bool sampleIntervalAuto{true};            //!< bins were sized automatically
     std::vector<TimeSeriesRow> timeseries;    //!< by bin, then port id; active ports only
-    StragglerAttribution stragglers;          //!< where the slowest flows' delay came from
-    std::vector<PacketCaptureFile> captures;  //!< packet captures of the chosen ports
+    /// The congestion control the run used: "dcqcn", or "none" (no CNP, no rates: qps.csv and
+    /// the rate columns of timeseries.csv are not written)
+    std::string congestionControl{"none"};
+    std::vector<RateSeriesRow> rateSeries;   //!< by bin, then port id: active NIC ports
+    std::vector<QueuePairRecord> queuePairs; //!< by (src, dst, qp): marked or CNP'd ones
+    StragglerAttribution stragglers;         //!< where the slowest flows' delay came from
+    std::vector<PacketCaptureFile> captures; //!< packet captures of the chosen ports
     /// Why the run stopped: "done", "stop_time", "no_progress" (watchdog) or "interrupted".
     std::string stopReason{"done"};
     bool interrupted{false};                 //!< stopped by SIGINT/SIGTERM

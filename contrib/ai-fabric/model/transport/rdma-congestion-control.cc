@@ -43,6 +43,7 @@ RdmaCongestionControl::Start(DataRate lineRate, RateCallback cb)
     NS_ABORT_MSG_IF(lineRate.GetBitRate() == 0, "congestion control started at a zero line rate");
     m_lineBps = lineRate.GetBitRate();
     m_rateBps = m_lineBps;
+    m_minRateBps = m_lineBps;
     m_rateCb = cb;
     DoStart();
 }
@@ -50,6 +51,7 @@ RdmaCongestionControl::Start(DataRate lineRate, RateCallback cb)
 void
 RdmaCongestionControl::NotifyCongestion()
 {
+    ++m_notifications;
     DoNotifyCongestion();
 }
 
@@ -86,11 +88,44 @@ RdmaCongestionControl::SetRateBps(uint64_t bps)
         return;
     }
     NS_LOG_FUNCTION(this << m_rateBps << bps);
+    if (bps < m_rateBps)
+    {
+        ++m_cuts;
+        m_minRateBps = std::min(m_minRateBps, bps);
+    }
+    else
+    {
+        ++m_increases;
+    }
     m_rateBps = bps;
     if (!m_rateCb.IsNull())
     {
         m_rateCb(DataRate(bps));
     }
+}
+
+uint64_t
+RdmaCongestionControl::GetNotifications() const
+{
+    return m_notifications;
+}
+
+uint64_t
+RdmaCongestionControl::GetRateCuts() const
+{
+    return m_cuts;
+}
+
+uint64_t
+RdmaCongestionControl::GetRateIncreases() const
+{
+    return m_increases;
+}
+
+DataRate
+RdmaCongestionControl::GetMinRate() const
+{
+    return DataRate(m_minRateBps);
 }
 
 uint64_t

@@ -37,7 +37,9 @@ namespace ns3
  * queue pair when data arrives marked ECN CE.
  *
  * The public non-virtual methods keep the rate bookkeeping and call the
- * private Do* virtuals (template method).
+ * private Do* virtuals (template method): the notifications received, the
+ * rate cuts (changes down) and increases (changes up), and the lowest rate
+ * the queue pair was held to, for observers (qps.csv, docs/results-format.md).
  */
 class RdmaCongestionControl : public Object
 {
@@ -91,6 +93,15 @@ class RdmaCongestionControl : public Object
     DataRate GetLineRate() const;
     /// \return true while the rate is below the line rate
     bool IsLimited() const;
+    /// \return congestion notifications received (NotifyCongestion() calls)
+    uint64_t GetNotifications() const;
+    /// \return rate cuts: changes of the rate to a lower one (DCQCN: a CNP's decrease; a CNP
+    /// that finds the rate at its minimum cuts nothing)
+    uint64_t GetRateCuts() const;
+    /// \return rate increases: changes of the rate to a higher one
+    uint64_t GetRateIncreases() const;
+    /// \return the lowest rate since Start() (the line rate if never cut)
+    DataRate GetMinRate() const;
 
   protected:
     void DoDispose() override;
@@ -117,9 +128,13 @@ class RdmaCongestionControl : public Object
      */
     virtual void DoNotifySent(uint32_t wireBytes) = 0;
 
-    uint64_t m_lineBps{0}; //!< line rate, bits per second
-    uint64_t m_rateBps{0}; //!< current rate, bits per second
-    RateCallback m_rateCb; //!< told every rate change
+    uint64_t m_lineBps{0};       //!< line rate, bits per second
+    uint64_t m_rateBps{0};       //!< current rate, bits per second
+    uint64_t m_minRateBps{0};    //!< lowest rate since Start(), bits per second
+    uint64_t m_notifications{0}; //!< NotifyCongestion() calls
+    uint64_t m_cuts{0};          //!< changes of the rate to a lower one
+    uint64_t m_increases{0};     //!< changes of the rate to a higher one
+    RateCallback m_rateCb;       //!< told every rate change
 };
 
 } // namespace ns3

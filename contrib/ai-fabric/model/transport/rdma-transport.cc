@@ -680,7 +680,27 @@ void
 RdmaTransport::RateChanged(uint32_t qi, DataRate rate)
 {
     QueuePair& q = m_qps[qi];
-    q.paceBps = rate.GetBitRate() < m_ports[q.port].lineBps ? rate.GetBitRate() : 0;
+    Port& port = m_ports[q.port];
+    const uint64_t bps = rate.GetBitRate();
+    if (bps < (q.paceBps > 0 ? q.paceBps : port.lineBps))
+    {
+        ++m_rateCuts;
+    }
+    q.paceBps = bps < port.lineBps ? bps : 0;
+    // The port's list of queue pairs below line rate, for observers (GetPortRateSample).
+    if (q.paceBps > 0 && q.limitedPos == NOT_LIMITED)
+    {
+        q.limitedPos = static_cast<uint32_t>(port.limited.size());
+        port.limited.push_back(qi);
+    }
+    else if (q.paceBps == 0 && q.limitedPos != NOT_LIMITED)
+    {
+        const uint32_t moved = port.limited.back();
+        port.limited[q.limitedPos] = moved;
+        m_qps[moved].limitedPos = q.limitedPos;
+        port.limited.pop_back();
+        q.limitedPos = NOT_LIMITED;
+    }
     ++m_rateChanges;
     m_rateTrace(q.dst, q.qp, rate);
 }
@@ -706,15 +726,20 @@ RdmaTransport::SendControl(uint8_t kind, uint32_t peer, uint16_t qp, uint32_t ps
             m_nackSentTrace(peer, qp, psn);
             break;
         case FabricHeader::CNP:
-            ++m_cnpsSent;
-            m_cnpSentTrace(peer, qp);
             break;
         default:
             NS_ABORT_MSG("not a control packet kind: " << +kind);
     }
+    Port& port = m_ports[PortFor(peer, qp)];
+    if (kind == FabricHeader::CNP)
+    {
+        ++m_cnpsSent;
+        ++port.cnpsSent;
+        m_cnpSentTrace(peer, qp);
+    }
     FabricTxItem item; // no ns-3 Packet unless an observer asks (MaterializePacket)
     item.header = h;
-    const Ptr<FabricNetDevice>& dev = m_ports[PortFor(peer, qp)].dev;
+    const Ptr<FabricNetDevice>& dev = port.dev;
     item.wireBytes = dev->WireBytes(h);
     item.priority = m_controlPriority;
     dev->Enqueue(std::move(item));
@@ -759,6 +784,7 @@ RdmaTransport::MaybeSendCnp(RxQueuePair& rx, const FabricFields& h)
     if (rx.lastCnp.IsNegative() || now - rx.lastCnp >= interval)
     {
         rx.lastCnp = now;
+        ++rx.cnpsSent;
         SendControl(FabricHeader::CNP, h.m_src, h.m_qp, h.m_psn);
     }
     else if (!rx.cnpTimer.IsRunning())
@@ -775,17 +801,25 @@ RdmaTransport::MaybeSendCnp(RxQueuePair& rx, const FabricFields& h)
 void
 RdmaTransport::SendDeferredCnp(uint32_t src, uint16_t qp)
 {
-    m_rxQps[Key(src, qp)].lastCnp = Simulator::Now();
+    RxQueuePair& rx = m_rxQps[Key(src, qp)];
+    rx.lastCnp = Simulator::Now();
+    ++rx.cnpsSent;
     SendControl(FabricHeader::CNP, src, qp, 0);
 }
 
 void
 RdmaTransport::ReceiveData(const FabricFields& h)
 {
-    if ((h.m_flags & FabricHeader::FLAG_ECN_CE) && m_cc)
+    if (h.m_flags & FabricHeader::FLAG_ECN_CE)
     {
-        // The marking tells of congestion whether or not the recovery keeps the packet.
-        MaybeSendCnp(m_rxQps[Key(h.m_src, h.m_qp)], h);
+        ++m_ecnMarked;
+        if (m_cc)
+        {
+            // The marking tells of congestion whether or not the recovery keeps the packet.
+            RxQueuePair& rx = m_rxQps[Key(h.m_src, h.m_qp)];
+            ++rx.marked;
+            MaybeSendCnp(rx, h);
+        }
     }
     m_recovery->ReceiveData(h);
 }
@@ -836,6 +870,7 @@ RdmaTransport::ReceiveCnp(const FabricFields& h)
     }
     const uint32_t qi = it->second;
     QueuePair& q = m_qps[qi];
+    ++m_ports[q.port].cnpsReceived;
     if (q.stripe != 0)
     {
         // Pacing is per queue pair on one port: it leaves the stripe for its own port (its
@@ -972,6 +1007,85 @@ uint64_t
 RdmaTransport::GetRateChanges() const
 {
     return m_rateChanges;
+}
+
+uint64_t
+RdmaTransport::GetRateCuts() const
+{
+    return m_rateCuts;
+}
+
+uint64_t
+RdmaTransport::GetEcnMarkedReceived() const
+{
+    return m_ecnMarked;
+}
+
+Ptr<RdmaCongestionControl>
+RdmaTransport::GetCongestionControl() const
+{
+    return m_cc;
+}
+
+std::vector<RdmaTransport::ControlledQueuePair>
+RdmaTransport::GetControlledQueuePairs() const
+{
+    std::vector<ControlledQueuePair> out;
+    for (const QueuePair& q : m_qps)
+    {
+        if (!q.cc)
+        {
+            continue;
+        }
+        ControlledQueuePair c;
+        c.dst = q.dst;
+        c.qp = q.qp;
+        c.dataPackets = q.nextPsn;
+        c.cnpsReceived = q.cc->GetNotifications();
+        c.rateCuts = q.cc->GetRateCuts();
+        c.rateIncreases = q.cc->GetRateIncreases();
+        c.minRateBps = q.cc->GetMinRate().GetBitRate();
+        c.rateBps = q.cc->GetRate().GetBitRate();
+        c.lineBps = q.cc->GetLineRate().GetBitRate();
+        out.push_back(c);
+    }
+    return out;
+}
+
+std::vector<RdmaTransport::NotifiedQueuePair>
+RdmaTransport::GetNotifiedQueuePairs() const
+{
+    std::vector<NotifiedQueuePair> out;
+    out.reserve(m_rxQps.size());
+    for (const auto& [key, rx] : m_rxQps)
+    {
+        NotifiedQueuePair n;
+        n.src = static_cast<uint32_t>(key >> 16);
+        n.qp = static_cast<uint16_t>(key & 0xffff);
+        n.ecnMarked = rx.marked;
+        n.cnpsSent = rx.cnpsSent;
+        out.push_back(n);
+    }
+    return out;
+}
+
+RdmaTransport::PortRateSample
+RdmaTransport::GetPortRateSample(uint32_t index) const
+{
+    NS_ABORT_MSG_IF(index >= m_ports.size(), "RdmaTransport has no port " << index);
+    const Port& port = m_ports[index];
+    PortRateSample s;
+    s.limitedQps = static_cast<uint32_t>(port.limited.size());
+    s.lineBps = port.lineBps;
+    s.minBps = port.lineBps;
+    for (const uint32_t qi : port.limited)
+    {
+        s.minBps = std::min(s.minBps, m_qps[qi].paceBps);
+        s.sumBps += m_qps[qi].paceBps;
+    }
+    s.cnpsSent = port.cnpsSent;
+    s.cnpsReceived = port.cnpsReceived;
+    return s;
 }
 
 DataRate

@@ -77,6 +77,13 @@ struct FabricTxItem;
  *
  * ACK, NACK and CNP packets are queued on the NIC on ControlPriority.
  *
+ * Observability (docs/results-format.md, qps.csv and timeseries.csv): data packets
+ * received marked ECN CE are counted (and per source queue pair while congestion
+ * control runs, beside the CNPs sent to it); a controlled queue pair's controller keeps
+ * its CNPs, rate cuts and lowest rate; each port keeps its CNPs and the list of its
+ * queue pairs below line rate, so a sampler reads their rates (GetPortRateSample())
+ * without walking every queue pair. None of it adds an event or changes a packet.
+ *
  * The transport does not know which collective a message belongs to.
  */
 class RdmaTransport : public Object
@@ -220,6 +227,43 @@ class RdmaTransport : public Object
                                                   Time sharedBeforeFirst,
                                                   Time portHeldAtEligible);
 
+    /// The congestion-control figures of one sending queue pair that has a controller
+    /// (GetControlledQueuePairs()).
+    struct ControlledQueuePair
+    {
+        uint32_t dst{0};           //!< destination endpoint
+        uint16_t qp{0};            //!< queue pair index
+        uint64_t dataPackets{0};   //!< data packets its messages were cut into (PSNs used;
+                                   //!< retransmissions not counted)
+        uint64_t cnpsReceived{0};  //!< CNPs received (RdmaCongestionControl notifications)
+        uint64_t rateCuts{0};      //!< changes of its rate to a lower one
+        uint64_t rateIncreases{0}; //!< changes of its rate to a higher one
+        uint64_t minRateBps{0};    //!< lowest rate it was held to, bits per second
+        uint64_t rateBps{0};       //!< its rate now, bits per second
+        uint64_t lineBps{0};       //!< its port's line rate, bits per second
+    };
+
+    /// The notification point's figures for one source queue pair that sent this endpoint
+    /// data marked ECN CE while congestion control ran (GetNotifiedQueuePairs()).
+    struct NotifiedQueuePair
+    {
+        uint32_t src{0};       //!< source endpoint
+        uint16_t qp{0};        //!< queue pair index at the source
+        uint64_t ecnMarked{0}; //!< data packets received from it marked CE
+        uint64_t cnpsSent{0};  //!< CNPs sent to it
+    };
+
+    /// One port's sending rates and CNPs at an instant (GetPortRateSample()).
+    struct PortRateSample
+    {
+        uint32_t limitedQps{0};   //!< queue pairs on the port whose rate is below line rate
+        uint64_t minBps{0};       //!< the lowest of their rates (line rate when none)
+        uint64_t sumBps{0};       //!< the sum of their rates, bits per second
+        uint64_t lineBps{0};      //!< the port's line rate, bits per second
+        uint64_t cnpsSent{0};     //!< CNPs sent out of this port so far
+        uint64_t cnpsReceived{0}; //!< CNPs received so far for queue pairs on this port
+    };
+
     /// Chooses the port of a new queue pair: (destination, qp index) -> port index.
     typedef Callback<uint32_t, uint32_t, uint16_t> PortSelector;
     /**
@@ -318,6 +362,28 @@ class RdmaTransport : public Object
     uint64_t GetDuplicateDrops() const;
     /// \return rate changes of all queue pairs
     uint64_t GetRateChanges() const;
+    /// \return rate changes to a lower rate (cuts), all queue pairs
+    uint64_t GetRateCuts() const;
+    /// \return data packets received marked ECN CE (with or without congestion control)
+    uint64_t GetEcnMarkedReceived() const;
+    /// \return the congestion-control prototype (null: none)
+    Ptr<RdmaCongestionControl> GetCongestionControl() const;
+    /**
+     * \return the sending queue pairs that have a congestion controller (those that
+     * received a CNP), in creation order
+     */
+    std::vector<ControlledQueuePair> GetControlledQueuePairs() const;
+    /**
+     * \return per source queue pair that sent marked data while congestion control ran,
+     * the marks and the CNPs sent to it, in no particular order
+     */
+    std::vector<NotifiedQueuePair> GetNotifiedQueuePairs() const;
+    /**
+     * \brief A port's rates now: walks only its queue pairs below line rate.
+     * \param port a port index
+     * \return the sample
+     */
+    PortRateSample GetPortRateSample(uint32_t port) const;
     /**
      * \param dst destination endpoint
      * \param qp queue pair index
@@ -371,12 +437,13 @@ class RdmaTransport : public Object
     /// A queue pair to one destination (sender side).
     struct QueuePair
     {
-        uint32_t dst{0};               //!< destination endpoint
-        uint16_t qp{0};                //!< qp index
-        uint8_t sched{IDLE};           //!< Schedule
-        uint32_t port{0};              //!< index in m_ports
-        uint64_t stripe{0};            //!< ports it stripes over, a bit each (0: only port)
-        uint64_t inRings{0};           //!< striped: the ports whose ring holds it, a bit each
+        uint32_t dst{0};                  //!< destination endpoint
+        uint16_t qp{0};                   //!< qp index
+        uint8_t sched{IDLE};              //!< Schedule
+        uint32_t port{0};                 //!< index in m_ports
+        uint32_t limitedPos{NOT_LIMITED}; //!< index in its port's `limited` (or NOT_LIMITED)
+        uint64_t stripe{0};               //!< ports it stripes over, a bit each (0: only port)
+        uint64_t inRings{0};              //!< striped: the ports whose ring holds it, a bit each
         std::deque<OutMessage> msgs;   //!< messages the recovery keeps (unsent or unacknowledged)
         std::size_t sendIdx{0};        //!< index in msgs of the message holding sndNxt
         uint64_t nextPsn{0};           //!< PSN of the next posted packet (64-bit count)
@@ -396,11 +463,16 @@ class RdmaTransport : public Object
         std::vector<std::pair<int64_t, uint32_t>> stripeWait;
     };
 
+    /// QueuePair::limitedPos of a queue pair at line rate.
+    static constexpr uint32_t NOT_LIMITED = UINT32_MAX;
+
     /// Notification-point state per (source, queue pair).
     struct RxQueuePair
     {
-        Time lastCnp{-1}; //!< last CNP sent (negative: none)
-        EventId cnpTimer; //!< CNP due at the end of the interval (marks meanwhile)
+        Time lastCnp{-1};     //!< last CNP sent (negative: none)
+        EventId cnpTimer;     //!< CNP due at the end of the interval (marks meanwhile)
+        uint64_t marked{0};   //!< data packets received marked CE
+        uint64_t cnpsSent{0}; //!< CNPs sent to the queue pair
     };
 
     /// A paced queue pair's eligible time, in the min-heap.
@@ -428,12 +500,15 @@ class RdmaTransport : public Object
     /// One port: its round robin of queue pairs and its paced heap.
     struct Port
     {
-        Ptr<FabricNetDevice> dev;     //!< the port
-        uint64_t lineBps{0};          //!< its data rate, bits per second
-        std::deque<uint32_t> ring;    //!< eligible queue pairs, round robin
-        std::vector<PaceEntry> paced; //!< paced queue pairs, min-heap
-        EventId wake;                 //!< pending wake-up
-        int64_t wakeAt{0};            //!< its time, time steps
+        Ptr<FabricNetDevice> dev;      //!< the port
+        uint64_t lineBps{0};           //!< its data rate, bits per second
+        std::deque<uint32_t> ring;     //!< eligible queue pairs, round robin
+        std::vector<PaceEntry> paced;  //!< paced queue pairs, min-heap
+        EventId wake;                  //!< pending wake-up
+        int64_t wakeAt{0};             //!< its time, time steps
+        std::vector<uint32_t> limited; //!< queue pairs below line rate (observers' list)
+        uint64_t cnpsSent{0};          //!< CNPs sent out of this port
+        uint64_t cnpsReceived{0};      //!< CNPs received for queue pairs on this port
     };
 
     /**
@@ -644,6 +719,8 @@ class RdmaTransport : public Object
     uint64_t m_cnpsSent{0};          //!< CNPs sent
     uint64_t m_cnpsReceived{0};      //!< CNPs received
     uint64_t m_rateChanges{0};       //!< rate changes
+    uint64_t m_rateCuts{0};          //!< rate changes to a lower rate
+    uint64_t m_ecnMarked{0};         //!< data packets received marked CE
 
     // Traces.
     TracedCallback<uint32_t, uint32_t, uint32_t, uint64_t> m_messageDelivered; //!< delivery
