@@ -21,8 +21,10 @@
 #include <chrono>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -814,6 +816,44 @@ class RailErrorsTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(Has(BuildError(spec), "more than the radix 16"),
                               true,
                               BuildError(spec));
+
+        // Sizing: 1:1 unless oversubscription is given; the radix bounds the ports and,
+        // alone, sizes them radix/2 each (the issue: radix 64 with 3 servers gave 61 uplinks,
+        // radix 48 alone 32 down and 16 up, radix 128 alone 32 down and 96 up).
+        auto sizing = [](std::optional<uint32_t> radix,
+                         std::optional<uint32_t> servers,
+                         std::optional<uint32_t> uplinks,
+                         std::optional<OversubscriptionRatio> ratio) {
+            TopologySpec t = Spec("rail-optimized");
+            t.As<RailOptimizedSpec>().radix = radix;
+            t.As<RailOptimizedSpec>().serversPerSu = servers;
+            t.As<RailOptimizedSpec>().railUplinks = uplinks;
+            t.As<RailOptimizedSpec>().oversubscription = ratio;
+            const RailSizing z = ResolveRail(t);
+            return std::make_pair(z.serversPerSu, z.railUplinks);
+        };
+        using P = std::pair<uint32_t, uint32_t>;
+        NS_TEST_EXPECT_MSG_EQ((sizing(64, 3, {}, {}) == P{3, 3}), true, "radix 64, 3 servers");
+        NS_TEST_EXPECT_MSG_EQ((sizing(64, {}, {}, {}) == P{32, 32}), true, "radix 64 alone");
+        NS_TEST_EXPECT_MSG_EQ((sizing(48, {}, {}, {}) == P{24, 24}), true, "radix 48 alone");
+        NS_TEST_EXPECT_MSG_EQ((sizing(128, {}, {}, {}) == P{64, 64}), true, "radix 128 alone");
+        NS_TEST_EXPECT_MSG_EQ((sizing({}, {}, {}, {}) == P{32, 32}), true, "the DGX SU");
+        NS_TEST_EXPECT_MSG_EQ((sizing(48, {}, 16, {}) == P{32, 16}), true, "32 servers, 16 up");
+        NS_TEST_EXPECT_MSG_EQ((sizing(64, {}, {}, OversubscriptionRatio{3, 1}) == P{48, 16}),
+                              true,
+                              "radix 64 at 3:1");
+        NS_TEST_EXPECT_MSG_EQ((sizing({}, 24, {}, OversubscriptionRatio{3, 1}) == P{24, 8}),
+                              true,
+                              "24 servers at 3:1");
+        TopologySpec wide = Spec("rail-optimized");
+        wide.As<RailOptimizedSpec>().radix = 64;
+        wide.As<RailOptimizedSpec>().serversPerSu = 40;
+        NS_TEST_EXPECT_MSG_EQ(Has(BuildError(wide),
+                                  "a rail switch uses 40 ports down + 40 up = 80, more than the "
+                                  "radix 64 (1:1: without oversubscription, rail_uplinks equals "
+                                  "servers_per_su); give oversubscription or rail_uplinks"),
+                              true,
+                              BuildError(wide));
 
         TopologySpec only = Spec("rail-only");
         only.As<RailOnlySpec>().railUplinks = 16;
