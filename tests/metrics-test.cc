@@ -151,7 +151,7 @@ TEST(SampleInterval, CliWritesTheNewFilesWithTheGivenBins)
         << aifabrictest::SlurpFile(s / "stderr.txt");
     const std::string summary = aifabrictest::SlurpFile(s / "out" / "summary.json");
     EXPECT_NE(summary.find("\"interval_s\": 2e-06,\n    \"automatic\": false"), std::string::npos);
-    EXPECT_NE(summary.find("\"schema_version\": 4,"), std::string::npos);
+    EXPECT_NE(summary.find("\"schema_version\": 5,"), std::string::npos);
     EXPECT_FALSE(aifabrictest::SlurpFile(s / "out" / "collectives.csv").empty());
     EXPECT_EQ(aifabrictest::SlurpFile(s / "out" / "report.md").rfind("# ai-fabric report: ", 0),
               0u);

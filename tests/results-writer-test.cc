@@ -384,7 +384,7 @@ TEST(ResultsWriter, SummaryJsonHasEveryKey)
     {
         EXPECT_NE(text.find(std::string("\"") + key + "\": "), std::string::npos) << key;
     }
-    EXPECT_EQ(text.rfind("{\n  \"schema_version\": 4,\n", 0), 0u);
+    EXPECT_EQ(text.rfind("{\n  \"schema_version\": 5,\n", 0), 0u);
     EXPECT_EQ(text.back(), '\n');
 }
 

@@ -18,7 +18,7 @@ namespace ns3
  * \brief Version of the summary.json schema written by WriteSummaryJson
  * (docs/results-format.md). Bumped on any incompatible change.
  */
-static constexpr uint32_t RESULTS_SCHEMA_VERSION = 4;
+static constexpr uint32_t RESULTS_SCHEMA_VERSION = 5;
 
 /**
  * \ingroup ai-fabric
