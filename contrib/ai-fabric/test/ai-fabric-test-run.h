@@ -14,6 +14,7 @@
 #include "ns3/analytic-model.h"
 #include "ns3/bisection-meter.h"
 #include "ns3/collective-algorithm.h"
+#include "ns3/cut-port-meter.h"
 #include "ns3/direct-collective.h"
 #include "ns3/fabric-builder.h"
 #include "ns3/fabric-graph.h"
@@ -41,6 +42,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <numeric>
 #include <sstream>
 #include <string>
@@ -273,9 +275,35 @@ RunCollectives(const FabricGraph& graph,
     }
     PortSampler sampler(devices, setup.sampleInterval);
     sampler.Start();
+    // The bisection of every all-to-all and permutation: its cut's ports over its window.
+    BisectionCutInfo cut;
+    std::unique_ptr<CutPortMeter> cutMeter;
+    if (setup.topology)
+    {
+        const Workload::GroupSends bucketed = wl.GetSendsByGroup();
+        for (uint32_t gi = 0; gi < wl.GetGroups().size(); ++gi)
+        {
+            const WorkloadGroup& g = wl.GetGroups()[gi];
+            if (g.op != "all-to-all" && g.op != "permutation")
+            {
+                continue;
+            }
+            if (!cutMeter)
+            {
+                cut = AnalyticBisectionCut(graph, *setup.topology);
+                cutMeter = std::make_unique<CutPortMeter>(cut, fabric.devicesA, fabric.devicesB);
+                cutMeter->Connect(run);
+            }
+            cutMeter->Watch(gi, g.start, bucketed.first[gi + 1] - bucketed.first[gi]);
+        }
+    }
     const uint64_t eventsBefore = Simulator::GetEventCount();
     Simulator::Run();
     sampler.Finish();
+    if (cutMeter)
+    {
+        cutMeter->Finish();
+    }
 
     RunResults r;
     r.gpus = gpus;
@@ -287,7 +315,8 @@ RunCollectives(const FabricGraph& graph,
     {
         appEvents += DynamicCast<WorkloadApplication>(apps.Get(i))->HasStarted() ? 1 : 0;
     }
-    r.events = Simulator::GetEventCount() - eventsBefore - sampler.Events() - appEvents;
+    r.events = Simulator::GetEventCount() - eventsBefore - sampler.Events() - appEvents
+               - (cutMeter ? cutMeter->GetEvents() : 0);
     r.packetHops = fabric.GetPacketHops();
     r.complete = run->IsDone();
 
@@ -359,6 +388,7 @@ RunCollectives(const FabricGraph& graph,
     {
         const WorkloadGroup& g = wl.GetGroups()[gi];
         CollectiveResult c;
+        c.group = static_cast<uint32_t>(gi);
         c.name = g.name;
         c.op = g.op;
         c.algorithm = g.algorithm;
@@ -443,12 +473,12 @@ RunCollectives(const FabricGraph& graph,
     FillTails(r);
 
     // The bisection achieved by every all-to-all and permutation.
-    if (setup.topology)
+    if (cutMeter)
     {
-        const BisectionCutInfo cut = AnalyticBisectionCut(graph, *setup.topology);
         for (const CollectiveResult& c : r.collectives)
         {
-            if (c.op != "all-to-all" && c.op != "permutation")
+            const CutWindow* window = cutMeter->GetWindow(c.group);
+            if (window == nullptr)
             {
                 continue;
             }
@@ -460,23 +490,7 @@ RunCollectives(const FabricGraph& graph,
                     mine.push_back(f);
                 }
             }
-            const BisectionMeasure m = MeasureBisection(cut, mine, c.startS, c.endS);
-            BisectionRecord b;
-            b.collective = c.name;
-            b.op = c.op;
-            b.split = cut.split;
-            b.sideAGpus
-                = static_cast<uint32_t>(std::count(cut.sideA.begin(), cut.sideA.end(), true));
-            b.sideBGpus = static_cast<uint32_t>(cut.sideA.size()) - b.sideAGpus;
-            b.crossBytes = m.crossBytes;
-            b.bytesAtoB = m.bytesAtoB;
-            b.bytesBtoA = m.bytesBtoA;
-            b.windowS = m.windowS;
-            b.achievedGbps = m.achievedGbps;
-            b.analyticGbps = m.analyticGbps;
-            b.formulaGbps = cut.formulaGbps;
-            b.ratio = m.ratio;
-            r.bisection.push_back(b);
+            r.bisection.push_back(MakeBisectionRecord(cut, c, mine, *window));
         }
     }
 

@@ -1354,7 +1354,149 @@ class BisectionCutTestCase : public TestCase
             // 2 leaves x min(3 GPUs, `spines` uplinks) x 400 Gb/s
             NS_TEST_EXPECT_MSG_EQ_TOL(cut.analyticGbps, 2.0 * spines * 400, 1e-6, spines);
             NS_TEST_EXPECT_MSG_EQ_TOL(cut.formulaGbps, cut.analyticGbps, 1e-6, spines);
+            // Its minimum cut: side A's leaf uplinks (on the 1:1 fabric too, where the GPUs'
+            // links carry as much: the cut furthest from the GPUs), one direction each.
+            NS_TEST_ASSERT_MSG_EQ(cut.elements.size(), 2U * spines, "cut links");
+            NS_TEST_EXPECT_MSG_EQ(cut.cut,
+                                  std::to_string(2 * spines) + " switch1->switch2 links",
+                                  "where");
+            double sum = 0;
+            for (const BisectionCutInfo::Element& e : cut.elements)
+            {
+                NS_TEST_EXPECT_MSG_EQ(
+                    (e.name.rfind("leaf0->spine", 0) == 0 || e.name.rfind("leaf1->spine", 0) == 0),
+                    true,
+                    e.name);
+                NS_TEST_ASSERT_MSG_EQ(e.aToB.size(), 1U, e.name);
+                NS_TEST_ASSERT_MSG_EQ(e.bToA.size(), 1U, e.name);
+                // the two ports of one link: 2i and 2i + 1
+                NS_TEST_EXPECT_MSG_EQ(cut.ports[e.aToB[0]] / 2, cut.ports[e.bToA[0]] / 2, e.name);
+                NS_TEST_EXPECT_MSG_EQ(DoubleEq(cut.portBps[e.aToB[0]], 400e9), true, e.name);
+                sum += e.bps;
+            }
+            NS_TEST_EXPECT_MSG_EQ_TOL(sum / 1e9, cut.analyticGbps, 1e-6, "the cut's capacity");
         }
+    }
+};
+
+/**
+ * \ingroup ai-fabric-tests
+ * \brief The cut's links are measured per direction from their ports' counts over the window:
+ * bytes summed, utilization per element (busy time x rate over capacity x window), the busier
+ * direction at the top of the record, the flows' figure beside it.
+ */
+class BisectionLinksTestCase : public TestCase
+{
+  public:
+    BisectionLinksTestCase()
+        : TestCase("The cut's links are measured per direction over the window")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        BisectionCutInfo cut;
+        cut.sideA = {true, true, false, false};
+        cut.analyticGbps = 250;
+        cut.ports = {10, 11, 20, 21, 30, 31, 40, 41};
+        cut.portBps = {100e9, 100e9, 100e9, 100e9, 100e9, 100e9, 400e9, 400e9};
+        // two link directions of 100 Gb/s, and a GPU's injection of 50 Gb/s over two ports
+        cut.elements = {{"leaf0->spine0", 100e9, {0}, {1}},
+                        {"leaf1->spine0", 100e9, {2}, {3}},
+                        {"gpu1 injection", 50e9, {4, 6}, {5, 7}}};
+        CutWindow w;
+        w.startS = 1e-6;
+        w.endS = 3e-6; // 2 us
+        w.complete = true;
+        w.traffic.resize(8);
+        w.traffic[0] = {20000, 19000, 10000, 9500, 1600000};  // busy 1.6 us
+        w.traffic[2] = {25000, 24000, 25000, 24000, 2000000}; // busy 2 us
+        w.traffic[4] = {4000, 3000, 4000, 3000, 500000};      // 0.5 us at 100 Gb/s
+        w.traffic[6] = {1000, 1000, 0, 0, 100000};            // 0.1 us at 400 Gb/s
+        w.traffic[1] = {5000, 4000, 5000, 4000, 400000};
+        const BisectionDirectionRecord d = MeasureCutDirection(cut, w, true);
+        NS_TEST_EXPECT_MSG_EQ(d.wireBytes, 50000U, "wire");
+        NS_TEST_EXPECT_MSG_EQ(d.payloadBytes, 47000U, "payload");
+        NS_TEST_EXPECT_MSG_EQ(d.crossingWireBytes, 39000U, "crossing wire");
+        NS_TEST_EXPECT_MSG_EQ(d.crossingPayloadBytes, 36500U, "crossing payload");
+        // 47000 B x 8 / 2 us = 188 Gb/s; 36500 B: 146 Gb/s
+        NS_TEST_EXPECT_MSG_EQ(DoubleEq(d.achievedGbps, 188), true, d.achievedGbps);
+        NS_TEST_EXPECT_MSG_EQ(DoubleEq(d.crossingGbps, 146), true, d.crossingGbps);
+        NS_TEST_EXPECT_MSG_EQ(DoubleEq(d.crossingShare, 36500.0 / 47000), true, d.crossingShare);
+        // 1.6 / 2 = 0.8, 2 / 2 = 1, (0.5 us x 100 + 0.1 us x 400) Gb / (50 Gb/s x 2 us) = 0.9
+        NS_TEST_EXPECT_MSG_EQ(DoubleEq(d.utilizationMean, 0.9), true, d.utilizationMean);
+        NS_TEST_EXPECT_MSG_EQ(DoubleEq(d.utilizationMax, 1.0), true, d.utilizationMax);
+        const BisectionDirectionRecord back = MeasureCutDirection(cut, w, false);
+        NS_TEST_EXPECT_MSG_EQ(back.payloadBytes, 4000U, "B to A");
+        NS_TEST_EXPECT_MSG_EQ(DoubleEq(back.utilizationMax, 0.2), true, back.utilizationMax);
+
+        CollectiveResult c;
+        c.name = "a2a";
+        c.op = "all-to-all";
+        c.startS = 1e-6;
+        c.endS = 3e-6;
+        const std::vector<FlowRecord> flows
+            = {Flow(0, 2, 30000, 1e-6, 3e-6), Flow(0, 1, 9000, 1e-6, 3e-6)};
+        const BisectionRecord b = MakeBisectionRecord(cut, c, flows, w);
+        NS_TEST_EXPECT_MSG_EQ(b.busierAtoB, true, "busier");
+        NS_TEST_EXPECT_MSG_EQ(DoubleEq(b.achievedGbps, 188), true, b.achievedGbps);
+        NS_TEST_EXPECT_MSG_EQ(DoubleEq(b.ratio, 188.0 / 250), true, b.ratio);
+        NS_TEST_EXPECT_MSG_EQ(DoubleEq(b.crossingRatio, 146.0 / 250), true, b.crossingRatio);
+        NS_TEST_EXPECT_MSG_EQ(DoubleEq(b.windowS, 2e-6), true, b.windowS);
+        NS_TEST_EXPECT_MSG_EQ(b.cutPorts.size(), 3U, "elements");
+        // flows: 30000 B from A to B: 120 Gb/s
+        NS_TEST_EXPECT_MSG_EQ(b.bytesAtoB, 30000U, "flows A to B");
+        NS_TEST_EXPECT_MSG_EQ(DoubleEq(b.flowAchievedGbps, 120), true, b.flowAchievedGbps);
+        NS_TEST_EXPECT_MSG_EQ(DoubleEq(b.flowRatio, 120.0 / 250), true, b.flowRatio);
+    }
+};
+
+/**
+ * \ingroup ai-fabric-tests
+ * \brief Two all-to-alls one after the other: each is measured over its own window (the
+ * second's starts with a snapshot at its issue time), so each window's crossing payload on
+ * the cut's links is exactly its own messages' between the sides.
+ */
+class BisectionWindowsTestCase : public TestCase
+{
+  public:
+    BisectionWindowsTestCase()
+        : TestCase("Each all-to-all is measured over its own window on the cut's links")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const TopologySpec topo = LeafSpine12(1);
+        RunSetup setup;
+        setup.topology = &topo;
+        WorkloadGroup first = MakeGroup("all-to-all", "direct", 12, 12 * 64 * 1024);
+        first.name = "first";
+        WorkloadGroup second = MakeGroup("all-to-all", "direct", 12, 12 * 128 * 1024);
+        second.name = "second";
+        second.start = MicroSeconds(500); // after the first (about 0.2 ms)
+        const RunResults r = RunCollectives(BuildFabricGraph(topo), {first, second}, setup);
+        NS_TEST_ASSERT_MSG_EQ(r.complete, true, "complete");
+        NS_TEST_ASSERT_MSG_EQ(r.bisection.size(), 2U, "two measured");
+        NS_TEST_EXPECT_MSG_LT(r.collectives[0].endS, 500e-6, "the first ends before");
+        for (std::size_t i = 0; i < 2; ++i)
+        {
+            const BisectionRecord& b = r.bisection[i];
+            const CollectiveResult& c = r.collectives[i];
+            NS_TEST_EXPECT_MSG_EQ(b.collective, c.name, "order");
+            NS_TEST_EXPECT_MSG_EQ(b.windowComplete, true, c.name);
+            NS_TEST_EXPECT_MSG_EQ(DoubleEq(b.windowS, c.durationS), true, c.name);
+            // every message between the sides crosses side A's uplink once
+            NS_TEST_EXPECT_MSG_EQ(b.aToB.crossingPayloadBytes, b.bytesAtoB, c.name);
+            NS_TEST_EXPECT_MSG_EQ(b.bToA.crossingPayloadBytes, b.bytesBtoA, c.name);
+            NS_TEST_EXPECT_MSG_GT(b.aToB.payloadBytes, b.aToB.crossingPayloadBytes, c.name);
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(b.utilizationMax, 1.0 + 1e-9, c.name);
+        }
+        // 6 x 6 pairs each way
+        NS_TEST_EXPECT_MSG_EQ(r.bisection[0].bytesAtoB, 36U * 64 * 1024, "first");
+        NS_TEST_EXPECT_MSG_EQ(r.bisection[1].bytesAtoB, 36U * 128 * 1024, "second");
     }
 };
 
@@ -1492,6 +1634,8 @@ class AnalysisTestSuite : public TestSuite
         AddTestCase(new NvlinkChipsTestCase, TestCase::QUICK);
         AddTestCase(new BisectionCountsTestCase, TestCase::QUICK);
         AddTestCase(new BisectionCutTestCase, TestCase::QUICK);
+        AddTestCase(new BisectionLinksTestCase, TestCase::QUICK);
+        AddTestCase(new BisectionWindowsTestCase, TestCase::QUICK);
         AddTestCase(new BisectionAllToAllTestCase, TestCase::QUICK);
         AddTestCase(new BisectionPermutationTestCase, TestCase::QUICK);
     }

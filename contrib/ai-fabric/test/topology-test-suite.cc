@@ -21,8 +21,10 @@
 #include <chrono>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -501,12 +503,38 @@ class DragonflyPlusBisectionTestCase : public TestCase
 
         const TopologyReport r = AnalyzeTopology(g, spec);
         Show(r);
-        NS_TEST_EXPECT_MSG_EQ(r.bisection.formulaAgrees,
+        NS_TEST_EXPECT_MSG_EQ(r.bisection.sideA, g.GetGpuCount() / 2, "balanced");
+        if (c.groups % 2 == 0)
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.bisection.formulaAgrees,
+                                  true,
+                                  r.bisection.formulaBps << " vs " << r.bisection.maxFlowBps);
+            NS_TEST_EXPECT_MSG_EQ(DoubleEq(r.bisection.formulaBps, r.bisection.maxFlowBps),
+                                  true,
+                                  r.bisection.formulaBps << " vs " << r.bisection.maxFlowBps);
+        }
+        else
+        {
+            // Odd G: the middle group is split, and its spines may take either side by the
+            // groups their global links reach: no closed form, the max-flow alone. For these
+            // global-limited shapes the cut is the a x a m global links between whole groups
+            // plus, inside the middle group, the l x s / 2 links between its side-A leaves
+            // and the spines that reach side B and back (its spines split by the side their
+            // global links reach), a = floor(G/2).
+            NS_TEST_EXPECT_MSG_EQ(r.bisection.hasFormula, false, "no closed form for odd G");
+            const double a = c.groups / 2;
+            NS_TEST_EXPECT_MSG_EQ(
+                DoubleEq(r.bisection.maxFlowBps,
+                         (a * a * c.pairLinks + c.leaves * c.spines / 2.0) * Ndr()),
+                true,
+                r.bisection.maxFlowBps);
+        }
+        NS_TEST_EXPECT_MSG_EQ(DoubleEq(r.bisection.worstBps, r.bisection.maxFlowBps),
                               true,
-                              r.bisection.formulaBps << " vs " << r.bisection.maxFlowBps);
-        NS_TEST_EXPECT_MSG_EQ(DoubleEq(r.bisection.formulaBps, r.bisection.maxFlowBps),
-                              true,
-                              r.bisection.formulaBps << " vs " << r.bisection.maxFlowBps);
+                              "worst " << r.bisection.worstBps);
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(r.bisection.maxFlowBps,
+                                    r.bisection.fullBps * (1 + 1e-12),
+                                    "no more than full");
         NS_TEST_EXPECT_MSG_EQ(DoubleEq(r.bisection.missionF15Bps,
                                        static_cast<double>(c.groups) * c.spines * c.global * Ndr()),
                               true,
@@ -786,6 +814,105 @@ class RailOnlyRelaysTestCase : public TestCase
 
 /**
  * \ingroup ai-fabric-tests
+ * \brief Odd numbers of leaves, pods, servers, SUs and GPUs: the analyzer's split is still
+ * balanced (side A = floor(N/2) GPUs, the middle unit split), its closed form equals the
+ * max-flow, and no balanced split found carries more than the full bisection (issue 17).
+ */
+class OddCountsBisectionTestCase : public TestCase
+{
+  public:
+    OddCountsBisectionTestCase()
+        : TestCase("Odd unit counts give a balanced split, its closed form, worst <= full")
+    {
+    }
+
+  private:
+    /**
+     * \param spec a topology
+     * \param formula the expected closed form, bits per second
+     * \param full the expected full bisection, bits per second
+     * \param split the expected split in words
+     */
+    void Check(const TopologySpec& spec, double formula, double full, const std::string& split)
+    {
+        const FabricGraph g = BuildFabricGraph(spec);
+        const TopologyReport r = AnalyzeTopology(g, spec);
+        Show(r);
+        const auto& b = r.bisection;
+        NS_TEST_EXPECT_MSG_EQ(b.sideA, g.GetGpuCount() / 2, spec.name << " side A");
+        NS_TEST_EXPECT_MSG_EQ(b.sideB, g.GetGpuCount() - g.GetGpuCount() / 2, spec.name);
+        NS_TEST_EXPECT_MSG_EQ(b.split, split, spec.name << " split");
+        NS_TEST_EXPECT_MSG_EQ(DoubleEq(b.formulaBps, formula), true, spec.name << " formula");
+        NS_TEST_EXPECT_MSG_EQ(DoubleEq(b.maxFlowBps, formula), true, spec.name << " max-flow");
+        NS_TEST_EXPECT_MSG_EQ(DoubleEq(b.fullBps, full), true, spec.name << " full");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(b.worstBps, b.maxFlowBps * (1 + 1e-12), spec.name);
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(b.maxFlowBps, b.fullBps * (1 + 1e-12), spec.name);
+        NS_TEST_EXPECT_MSG_EQ(b.worstBelowFormula, false, spec.name << " worst below formula");
+    }
+
+    void DoRun() override
+    {
+        const double B = Ndr();
+        // 3 leaves of 8 GPUs, 8 uplinks (1:1): 1 whole leaf + 4 GPUs of the middle one, whose
+        // halves meet in the leaf: min(8 B, 8 B) + 4 B = 12 B = full.
+        TopologySpec ls = Spec("leaf-spine");
+        ls.name = "ls-3-leaves";
+        ls.As<LeafSpineSpec>().leaves = 3;
+        ls.As<LeafSpineSpec>().gpusPerLeaf = 8;
+        ls.As<LeafSpineSpec>().uplinks = 8;
+        Check(ls, 12 * B, 12 * B, "first 1 of 3 leaves + 4 of the 8 GPUs of the next leaf");
+
+        // 5 leaves of 6 GPUs at 3:1 (2 uplinks): 2 x min(6 B, 2 B) + 3 B = 7 B; full 15 B.
+        TopologySpec ls3 = Spec("leaf-spine");
+        ls3.name = "ls-5-leaves-3to1";
+        ls3.As<LeafSpineSpec>().leaves = 5;
+        ls3.As<LeafSpineSpec>().gpusPerLeaf = 6;
+        ls3.As<LeafSpineSpec>().uplinks = 2;
+        Check(ls3, 7 * B, 15 * B, "first 2 of 5 leaves + 3 of the 6 GPUs of the next leaf");
+
+        // Fat-tree of radix 4 with 3 pods (12 GPUs): 1 whole pod (min(2 x 2 B, 2 x 2 B) =
+        // 4 B) + the middle pod's own bisection (1 leaf: min(2 B, 2 B) = 2 B) = 6 B = full.
+        TopologySpec ft = Spec("fat-tree");
+        ft.name = "fat-tree-3-pods";
+        ft.As<FatTreeSpec>().radix = 4;
+        ft.As<FatTreeSpec>().pods = 3;
+        Check(ft, 6 * B, 6 * B, "first 1 of 3 pods + 1 of the 2 leaves of the next pod");
+
+        // One SU of 3 servers x 8 GPUs with NVLink and a radix-64 rail switch (the issue's
+        // case: before, 8 | 16 GPUs with 61 uplinks, and a worst split 4 x full): 3 uplinks
+        // (1:1), side A = server 0 + 4 GPUs of server 1 (its halves meet over NVLink and in
+        // the rail switches): 12 B = full.
+        TopologySpec rail = Spec("rail-optimized");
+        rail.name = "rail-3-servers";
+        rail.gpusPerServer = 8;
+        rail.hasNvlink = true;
+        rail.As<RailOptimizedSpec>().serversPerSu = 3;
+        rail.As<RailOptimizedSpec>().radix = 64;
+        NS_TEST_EXPECT_MSG_EQ(ResolveRail(rail).railUplinks, 3U, "1:1, not the rest of the radix");
+        Check(rail, 12 * B, 12 * B, "first 1 of 3 servers + 4 of the 8 GPUs of the next server");
+
+        // 3 SUs of 4 servers x 4 GPUs without NVLink, 2 uplinks per rail switch (2:1): side A =
+        // SU 0 + rails 0-1 of SU 1: 4 x min(4 B, 2 B) + 2 x 2 B = 12 B = N B / (2 r); full 24 B.
+        TopologySpec sus = Spec("rail-optimized");
+        sus.name = "rail-3-sus";
+        sus.gpusPerServer = 4;
+        sus.As<RailOptimizedSpec>().serversPerSu = 4;
+        sus.As<RailOptimizedSpec>().sus = 3;
+        sus.As<RailOptimizedSpec>().railUplinks = 2;
+        sus.As<RailOptimizedSpec>().radix = 16;
+        Check(sus, 12 * B, 24 * B, "first 1 of 3 SUs + 2 of the 4 rails of the next SU");
+
+        // 5 GPUs on one switch: 2 | 3.
+        TopologySpec one = Spec("single-switch");
+        one.name = "single-switch-5";
+        one.gpus = 5;
+        Check(one, 2 * B, 2 * B, "first 2 of 5 GPUs");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup ai-fabric-tests
  * \brief The rail kinds reject bad configurations.
  * (Moved from Topology.RailKindsRejectBadConfigurations.)
  */
@@ -814,6 +941,44 @@ class RailErrorsTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(Has(BuildError(spec), "more than the radix 16"),
                               true,
                               BuildError(spec));
+
+        // Sizing: 1:1 unless oversubscription is given; the radix bounds the ports and,
+        // alone, sizes them radix/2 each (the issue: radix 64 with 3 servers gave 61 uplinks,
+        // radix 48 alone 32 down and 16 up, radix 128 alone 32 down and 96 up).
+        auto sizing = [](std::optional<uint32_t> radix,
+                         std::optional<uint32_t> servers,
+                         std::optional<uint32_t> uplinks,
+                         std::optional<OversubscriptionRatio> ratio) {
+            TopologySpec t = Spec("rail-optimized");
+            t.As<RailOptimizedSpec>().radix = radix;
+            t.As<RailOptimizedSpec>().serversPerSu = servers;
+            t.As<RailOptimizedSpec>().railUplinks = uplinks;
+            t.As<RailOptimizedSpec>().oversubscription = ratio;
+            const RailSizing z = ResolveRail(t);
+            return std::make_pair(z.serversPerSu, z.railUplinks);
+        };
+        using P = std::pair<uint32_t, uint32_t>;
+        NS_TEST_EXPECT_MSG_EQ((sizing(64, 3, {}, {}) == P{3, 3}), true, "radix 64, 3 servers");
+        NS_TEST_EXPECT_MSG_EQ((sizing(64, {}, {}, {}) == P{32, 32}), true, "radix 64 alone");
+        NS_TEST_EXPECT_MSG_EQ((sizing(48, {}, {}, {}) == P{24, 24}), true, "radix 48 alone");
+        NS_TEST_EXPECT_MSG_EQ((sizing(128, {}, {}, {}) == P{64, 64}), true, "radix 128 alone");
+        NS_TEST_EXPECT_MSG_EQ((sizing({}, {}, {}, {}) == P{32, 32}), true, "the DGX SU");
+        NS_TEST_EXPECT_MSG_EQ((sizing(48, {}, 16, {}) == P{32, 16}), true, "32 servers, 16 up");
+        NS_TEST_EXPECT_MSG_EQ((sizing(64, {}, {}, OversubscriptionRatio{3, 1}) == P{48, 16}),
+                              true,
+                              "radix 64 at 3:1");
+        NS_TEST_EXPECT_MSG_EQ((sizing({}, 24, {}, OversubscriptionRatio{3, 1}) == P{24, 8}),
+                              true,
+                              "24 servers at 3:1");
+        TopologySpec wide = Spec("rail-optimized");
+        wide.As<RailOptimizedSpec>().radix = 64;
+        wide.As<RailOptimizedSpec>().serversPerSu = 40;
+        NS_TEST_EXPECT_MSG_EQ(Has(BuildError(wide),
+                                  "a rail switch uses 40 ports down + 40 up = 80, more than the "
+                                  "radix 64 (1:1: without oversubscription, rail_uplinks equals "
+                                  "servers_per_su); give oversubscription or rail_uplinks"),
+                              true,
+                              BuildError(wide));
 
         TopologySpec only = Spec("rail-only");
         only.As<RailOnlySpec>().railUplinks = 16;
@@ -987,8 +1152,10 @@ class CustomGraphsTestCase : public TestCase
         const TopologyReport r = AnalyzeTopology(g, spec);
         Show(r);
         NS_TEST_EXPECT_MSG_EQ(r.bisection.hasFormula, false, "no formula");
-        // {a} vs {b, c}: a's NIC link + its NVLink to b.
-        NS_TEST_EXPECT_MSG_EQ(DoubleEq(r.bisection.maxFlowBps, Ndr() + 3600e9), true, "max-flow");
+        // {a} vs {b, c}: a sends at most its scale-out injection (its NIC link's rate); its
+        // NVLink to b is another way across, not more to send.
+        NS_TEST_EXPECT_MSG_EQ(DoubleEq(r.bisection.maxFlowBps, Ndr()), true, "max-flow");
+        NS_TEST_EXPECT_MSG_EQ(DoubleEq(r.bisection.fullBps, Ndr()), true, "full");
 
         TopologySpec dup = CustomTopology();
         dup.As<CustomSpec>().nodes.push_back(MakeNode("s1", "switch", 2, 6));
@@ -1272,13 +1439,12 @@ class LargeFabricsTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(gd.GetGpuCount(), 4160U, "Dragonfly+ GPUs");
         const TopologyReport rd = AnalyzeTopology(gd, dfp);
         Show(rd);
-        NS_TEST_EXPECT_MSG_EQ(DoubleEq(rd.bisection.maxFlowBps, rd.bisection.formulaBps),
+        // Odd G (65): the balanced split cuts group 32 in two; no closed form. The cut:
+        // 32 x 32 global links between whole groups + 8 x 8 / 2 links inside group 32.
+        NS_TEST_EXPECT_MSG_EQ(rd.bisection.hasFormula, false, "Dragonfly+ odd G");
+        NS_TEST_EXPECT_MSG_EQ(DoubleEq(rd.bisection.maxFlowBps, (32.0 * 32 + 32) * Ndr()),
                               true,
                               "Dragonfly+ max-flow");
-        // a x b x m links
-        NS_TEST_EXPECT_MSG_EQ(DoubleEq(rd.bisection.formulaBps, 32.0 * 33 * Ndr()),
-                              true,
-                              "Dragonfly+ formula");
         Simulator::Destroy();
     }
 };
@@ -1322,6 +1488,7 @@ class TopologyTestSuite : public TestSuite
         AddTestCase(new RailOptimizedTiersTestCase, TestCase::QUICK);
         AddTestCase(new RailOnlyRelaysTestCase, TestCase::QUICK);
         AddTestCase(new RailErrorsTestCase, TestCase::QUICK);
+        AddTestCase(new OddCountsBisectionTestCase, TestCase::QUICK);
         AddTestCase(new NvlinkDomainsTestCase, TestCase::QUICK);
         AddTestCase(new CustomGraphsTestCase, TestCase::QUICK);
         AddTestCase(new EveryKindConnectsTestCase, TestCase::QUICK);

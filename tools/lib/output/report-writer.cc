@@ -463,28 +463,50 @@ WriteReportBisection(const RunResults& r, std::ostream& os)
         return;
     }
     os << "## Bisection achieved\n\n"
-       << "Payload rate across the topology analyzer's bisection cut during the collective "
-          "(the busier direction), beside the cut's max-flow capacity; Gb/s, one direction.\n\n";
+       << "What the links of the topology analyzer's bisection cut (the minimum cut between "
+          "its two sides) carried during the collective, in their busier direction, beside "
+          "their capacity; Gb/s, one direction. *Achieved* is all the payload those links "
+          "carried; *between sides* the share of it that went from one side to the other "
+          "(the rest passed through between GPUs of one side); *busy* the links' mean and "
+          "largest share of the window spent transmitting. *Flows* is the payload of the "
+          "collective's messages whose ends are on opposite sides, over the same capacity "
+          "(what should have crossed, whatever links it took).\n\n";
     std::vector<std::vector<std::string>> rows;
     for (const BisectionRecord& b : r.bisection)
     {
         rows.push_back({b.collective,
                         b.split + " (" + std::to_string(b.sideAGpus) + " | "
                             + std::to_string(b.sideBGpus) + " GPUs)",
-                        Bytes(b.crossBytes),
+                        b.cut,
                         Num(b.achievedGbps, 1),
                         Num(b.analyticGbps, 1),
-                        Pct(b.ratio)});
+                        Pct(b.ratio),
+                        Pct(b.crossingShare),
+                        Pct(b.utilizationMean) + " / " + Pct(b.utilizationMax),
+                        Pct(b.flowRatio)});
     }
     Table(os,
           {"collective",
-           "cut",
-           "bytes across",
+           "split",
+           "cut links",
            "achieved (Gb/s)",
            "capacity (Gb/s)",
-           "achieved/capacity"},
-          {false, false, true, true, true, true},
+           "achieved/capacity",
+           "between sides",
+           "busy mean / max",
+           "flows/capacity"},
+          {false, false, false, true, true, true, true, true, true},
           rows);
+    for (const BisectionRecord& b : r.bisection)
+    {
+        if (!b.windowComplete)
+        {
+            os << "\n"
+               << b.collective
+               << ": the run stopped before the collective ended; its window ends with the "
+                  "run.\n";
+        }
+    }
 }
 
 void

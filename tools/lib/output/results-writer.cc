@@ -981,20 +981,54 @@ WriteSummaryJson(const RunResults& r, std::ostream& os)
     w.Key("bisection").BeginArray();
     for (const BisectionRecord& b : r.bisection)
     {
+        auto direction = [&w](const BisectionDirectionRecord& d) {
+            w.BeginObject();
+            w.Key("wire_bytes").Uint(d.wireBytes);
+            w.Key("payload_bytes").Uint(d.payloadBytes);
+            w.Key("crossing_wire_bytes").Uint(d.crossingWireBytes);
+            w.Key("crossing_payload_bytes").Uint(d.crossingPayloadBytes);
+            w.Key("achieved_Gbps").Double(d.achievedGbps);
+            w.Key("crossing_Gbps").Double(d.crossingGbps);
+            w.Key("crossing_share").Double(d.crossingShare);
+            w.Key("utilization_mean").Double(d.utilizationMean);
+            w.Key("utilization_max").Double(d.utilizationMax);
+            w.EndObject();
+        };
         w.BeginObject();
         w.Key("collective").String(b.collective);
         w.Key("op").String(b.op);
         w.Key("split").String(b.split);
         w.Key("side_a_gpus").Uint(b.sideAGpus);
         w.Key("side_b_gpus").Uint(b.sideBGpus);
+        w.Key("cut").String(b.cut);
+        w.Key("cut_links").Uint(b.cutPorts.size());
+        w.Key("cut_ports").BeginArray();
+        for (const std::string& port : b.cutPorts)
+        {
+            w.String(port);
+        }
+        w.EndArray();
+        w.Key("window_s").Double(b.windowS);
+        w.Key("window_complete").Bool(b.windowComplete);
+        w.Key("analytic_Gbps").Double(b.analyticGbps);
+        w.Key("formula_Gbps").Double(b.formulaGbps);
+        w.Key("direction").String(b.busierAtoB ? "a_to_b" : "b_to_a");
+        w.Key("achieved_Gbps").Double(b.achievedGbps);
+        w.Key("achieved_over_analytic").Double(b.ratio);
+        w.Key("crossing_Gbps").Double(b.crossingGbps);
+        w.Key("crossing_over_analytic").Double(b.crossingRatio);
+        w.Key("crossing_share").Double(b.crossingShare);
+        w.Key("utilization_mean").Double(b.utilizationMean);
+        w.Key("utilization_max").Double(b.utilizationMax);
+        w.Key("a_to_b");
+        direction(b.aToB);
+        w.Key("b_to_a");
+        direction(b.bToA);
         w.Key("cross_bytes").Uint(b.crossBytes);
         w.Key("bytes_a_to_b").Uint(b.bytesAtoB);
         w.Key("bytes_b_to_a").Uint(b.bytesBtoA);
-        w.Key("window_s").Double(b.windowS);
-        w.Key("achieved_Gbps").Double(b.achievedGbps);
-        w.Key("analytic_Gbps").Double(b.analyticGbps);
-        w.Key("formula_Gbps").Double(b.formulaGbps);
-        w.Key("achieved_over_analytic").Double(b.ratio);
+        w.Key("flow_achieved_Gbps").Double(b.flowAchievedGbps);
+        w.Key("flow_achieved_over_analytic").Double(b.flowRatio);
         w.EndObject();
     }
     w.EndArray();

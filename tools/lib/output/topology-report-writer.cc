@@ -146,6 +146,8 @@ WriteTopologyJson(const TopologyReport& r, std::ostream& os)
     w.Key("side_b_gpus").Uint(b.sideB);
     w.Key("max_flow_gbps").Double(b.maxFlowBps / 1e9);
     w.Key("formula_agrees").Bool(b.formulaAgrees);
+    w.Key("cut").String(b.cut);
+    w.Key("cut_links").Uint(b.cutArcs);
     w.Key("full_gbps").Double(b.fullBps / 1e9);
     w.Key("worst_gbps").Double(b.worstBps / 1e9);
     w.Key("worst_split").String(b.worstSplit);
@@ -223,11 +225,13 @@ PrintTopologyReport(const TopologyReport& r, std::ostream& os)
     os << "    max-flow       " << std::setw(16) << Gbps(b.maxFlowBps)
        << "  same split: " << b.split << " (" << b.sideA << " | " << b.sideB << " GPUs)"
        << (b.formulaAgrees ? "" : "  <-- DISAGREES with the formula") << "\n";
+    os << "    its min cut    " << std::setw(16) << ""
+       << "  " << b.cut << "\n";
     os << "    worst found    " << std::setw(16) << Gbps(b.worstBps) << "  " << b.worstSplit << " ("
        << b.splitsTried << " balanced splits tried)"
        << (b.worstBelowFormula ? "  <-- BELOW the formula" : "") << "\n";
     os << "    full           " << std::setw(16) << Gbps(b.fullBps)
-       << "  floor(N/2) GPUs at line rate\n";
+       << "  floor(N/2) GPUs at their injection rate (no balanced split carries more)\n";
     if (r.kind == "dragonfly-plus")
     {
         os << "    MISSION F15    " << std::setw(16) << Gbps(b.missionF15Bps)

@@ -13,6 +13,7 @@
 #include "ns3/boolean.h"
 #include "ns3/channel-plan.h"
 #include "ns3/collective-algorithm.h"
+#include "ns3/cut-port-meter.h"
 #include "ns3/direct-collective.h"
 #include "ns3/fabric-bound.h"
 #include "ns3/fabric-builder.h"
@@ -1065,6 +1066,7 @@ GatherGroups(const FabricGraph& graph,
         }
 
         CollectiveResult c;
+        c.group = gi;
         c.name = g.name;
         c.op = g.op;
         c.algorithm = g.algorithm;
@@ -1162,18 +1164,57 @@ GatherGroups(const FabricGraph& graph,
     tails.Finish(r);
 }
 
+/// \param op a collective's operation \return true if its bisection is measured
+bool
+MeasuresBisection(const std::string& op)
+{
+    return op == "all-to-all" || op == "permutation";
+}
+
 /**
- * \brief Bisection throughput of every all-to-all and permutation collective
- * (the cut is priced once, only if there is such a collective).
- * \param graph the fabric
- * \param spec the topology
+ * \brief The collectives (not a training job's groups) whose bisection is measured: every
+ * all-to-all and permutation.
+ * \param workload the workload
+ * \param training the training job's groups
+ * \return their group indices, in order
+ */
+std::vector<uint32_t>
+BisectionGroups(const Workload& workload, const TrainingBuild& training)
+{
+    const auto& groups = workload.GetGroups();
+    std::vector<bool> trainingGroup(groups.size(), false);
+    for (const TrainingWorkloadInfo& info : training.iterations)
+    {
+        for (std::size_t i = 0; i < info.groups.size(); ++i)
+        {
+            trainingGroup[info.firstGroup + i] = true;
+        }
+    }
+    std::vector<uint32_t> out;
+    for (uint32_t gi = 0; gi < groups.size(); ++gi)
+    {
+        if (!trainingGroup[gi] && MeasuresBisection(groups[gi].op))
+        {
+            out.push_back(gi);
+        }
+    }
+    return out;
+}
+
+/**
+ * \brief Bisection throughput of every all-to-all and permutation collective, from what
+ * the cut's ports carried during its window (CutPortMeter) and its flows.
+ * \param cut the cut
+ * \param meter the cut's meter (null: no such collective)
  * \param r the results (collectives and flows filled; bisection appended)
  */
 void
-GatherBisection(const FabricGraph& graph, const TopologySpec& spec, RunResults& r)
+GatherBisection(const BisectionCutInfo& cut, const CutPortMeter* meter, RunResults& r)
 {
-    BisectionCutInfo cut;
-    bool priced = false;
+    if (meter == nullptr)
+    {
+        return;
+    }
     std::size_t flow = 0;
     for (const CollectiveResult& c : r.collectives)
     {
@@ -1183,32 +1224,13 @@ GatherBisection(const FabricGraph& graph, const TopologySpec& spec, RunResults& 
         {
             ++flow;
         }
-        if (c.op != "all-to-all" && c.op != "permutation")
+        const CutWindow* window = meter->GetWindow(c.group);
+        if (!MeasuresBisection(c.op) || window == nullptr)
         {
             continue;
         }
-        if (!priced)
-        {
-            cut = AnalyticBisectionCut(graph, spec);
-            priced = true;
-        }
         const std::vector<FlowRecord> mine(r.flows.begin() + first, r.flows.begin() + flow);
-        const BisectionMeasure m = MeasureBisection(cut, mine, c.startS, c.endS);
-        BisectionRecord b;
-        b.collective = c.name;
-        b.op = c.op;
-        b.split = cut.split;
-        b.sideAGpus = std::count(cut.sideA.begin(), cut.sideA.end(), true);
-        b.sideBGpus = cut.sideA.size() - b.sideAGpus;
-        b.crossBytes = m.crossBytes;
-        b.bytesAtoB = m.bytesAtoB;
-        b.bytesBtoA = m.bytesBtoA;
-        b.windowS = m.windowS;
-        b.achievedGbps = m.achievedGbps;
-        b.analyticGbps = m.analyticGbps;
-        b.formulaGbps = cut.formulaGbps;
-        b.ratio = m.ratio;
-        r.bisection.push_back(b);
+        r.bisection.push_back(MakeBisectionRecord(cut, c, mine, *window));
     }
 }
 
@@ -1608,6 +1630,24 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         Simulator::ScheduleNow(&ProgressMonitor::Tick, &monitor);
     }
     stats.Install(graph, fabric);
+    // The bisection of every all-to-all and permutation: what its cut's ports carry over
+    // its window.
+    BisectionCutInfo cut;
+    std::unique_ptr<CutPortMeter> cutMeter;
+    if (const std::vector<uint32_t> measured = BisectionGroups(workload, training);
+        !measured.empty())
+    {
+        cut = AnalyticBisectionCut(graph, spec.topology);
+        cutMeter = std::make_unique<CutPortMeter>(cut, fabric.devicesA, fabric.devicesB);
+        const Workload::GroupSends bucketed = workload.GetSendsByGroup();
+        for (const uint32_t gi : measured)
+        {
+            cutMeter->Watch(gi,
+                            workload.GetGroups()[gi].start,
+                            bucketed.first[gi + 1] - bucketed.first[gi]);
+        }
+        cutMeter->Connect(runner);
+    }
     if (options.beforeSimulating)
     {
         options.beforeSimulating();
@@ -1620,6 +1660,10 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     Simulator::Run();
     monitor.Finish();
     FabricStatsResults fabricStats = stats.Collect();
+    if (cutMeter)
+    {
+        cutMeter->Finish();
+    }
 
     RunResults r;
     r.scenario = spec.name;
@@ -1643,7 +1687,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         appEvents += DynamicCast<WorkloadApplication>(apps.Get(i))->HasStarted() ? 1 : 0;
     }
     r.events = Simulator::GetEventCount() - eventsBefore - monitor.Events() - stats.GetEvents()
-               - watchdog.Events() - appEvents;
+               - watchdog.Events() - appEvents - (cutMeter ? cutMeter->GetEvents() : 0);
     r.watchdogTicks = watchdog.Events();
     r.packetHops = fabricStats.packetHops;
     r.complete = runner->IsDone();
@@ -1673,7 +1717,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     const OpTimes times = MeasureOps(graph, workload, *runner, stats.GetRelayWaitMeter());
     FabricBound bound(graph);
     GatherGroups(graph, workload, *runner, times, bound, training, spec, options.trace, r);
-    GatherBisection(graph, spec.topology, r);
+    GatherBisection(cut, cutMeter.get(), r);
     if (spec.traffic.hasTraining)
     {
         GatherTraining(training, *runner, times, options.trace, r);

@@ -717,7 +717,15 @@ BisectionCase(const ValidationCase& c, ValidationOutcome& o)
     {
         throw std::logic_error("validation: no result for the measured collective");
     }
-    const BisectionMeasure m = MeasureBisection(cut, r.flows, cr->startS, cr->endS);
+    const BisectionRecord* m = nullptr;
+    for (const BisectionRecord& b : r.bisection)
+    {
+        m = b.collective == cr->name ? &b : m;
+    }
+    if (m == nullptr)
+    {
+        throw std::logic_error("validation: no bisection measured for the collective");
+    }
     // What the cut can carry, payload: the analyzer's max-flow capacity of the cut, or
     // what the hosts can push across it if that is less. A host sends (and receives) at
     // its link's payload rate, split over its destinations in proportion to the bytes:
@@ -766,15 +774,19 @@ BisectionCase(const ValidationCase& c, ValidationOutcome& o)
     row.point = cr->op + " " + FormatBytes(cr->bytes) + ", cut: " + cut.split;
     row.unit = "bps";
     row.analytic = std::min(capacity, hosts) * 1e9;
-    row.simulated = m.achievedGbps * 1e9;
+    row.simulated = m->crossingGbps * 1e9;
     row.regime = capacity <= hosts ? "cut-bound" : "host-bound";
     row.note = CongestionNote(r);
     o.rows.push_back(row);
-    o.summary = "Across the analyzer's cut (" + cut.split + ", max-flow "
+    o.summary = "Across the analyzer's cut (" + cut.split + ": " + cut.cut + ", max-flow "
                 + FormatSignificant(cut.analyticGbps / 8, 4) + " GB/s one direction, formula "
-                + FormatSignificant(cut.formulaGbps / 8, 4) + " GB/s) the " + cr->op + " carried "
-                + FormatSignificant(m.achievedGbps / 8, 4)
-                + " GB/s of payload in its busier direction; the hosts " + "could push "
+                + FormatSignificant(cut.formulaGbps / 8, 4) + " GB/s) the " + cr->op
+                + "'s payload between the sides crossed the cut's links at "
+                + FormatSignificant(m->crossingGbps / 8, 4)
+                + " GB/s in their busier direction (the links "
+                + FormatSignificant(100 * m->utilizationMean, 3) + " % busy, "
+                + FormatSignificant(100 * m->crossingShare, 3)
+                + " % of their payload between the sides); the hosts could push "
                 + FormatSignificant(hosts / 8, 4) + " GB/s across it.";
 }
 

@@ -95,7 +95,11 @@ struct TopologyReport
         uint32_t sideA{0};             //!< GPUs on side A of that split
         uint32_t sideB{0};             //!< GPUs on side B
         double maxFlowBps{0};          //!< max-flow from side A to side B on that split
-        double fullBps{0};             //!< full bisection: the smaller half's GPUs at line rate
+        std::string cut;               //!< where its minimum cut lies (SplitMinCut()), in words
+        uint32_t cutArcs{0};           //!< elements of that cut (link directions, mostly)
+        double fullBps{0};             //!< full bisection: the most any balanced split can
+                                       //!< carry, min(the floor(N/2) fastest GPU injections,
+                                       //!< half of all), = floor(N/2) x B_gpu for equal GPUs
         double worstBps{0};            //!< smallest max-flow over the balanced splits tried
         std::string worstSplit;        //!< the split that gave it
         uint32_t splitsTried{0};       //!< balanced splits evaluated by max-flow
@@ -132,15 +136,17 @@ struct TopologyReport
  * equal-cost shortest paths link by link (parallel links are distinct paths); a
  * pair with no such path is measured through relaying GPUs (rail-only PXN).
  *
- * Bisection: the family's closed form (docs/topologies.md) for the split it assumes,
- * and the max-flow (Boost push-relabel) from a super-source feeding side A's GPUs to
- * a super-sink fed by side B's, every link a pair of directed edges at its rate, each
- * GPU's source/sink edge at the sum of its link rates, GPUs allowed to relay. The
- * worst-cut search evaluates balanced splits (side A = floor(N/2) GPUs) of units at
- * every grouping level the graph records (GPU, server, rail, edge switch, group):
- * first half vs second half of the units, alternate units, and `randomSplits` seeded
- * random orders of the units, each filled to exact balance with GPUs of the next
- * unit in index order.
+ * Bisection: the family's closed form (docs/topologies.md) for the split it assumes, which
+ * is balanced for any count (side A = the first floor(N/2) GPUs in the family's unit order;
+ * an odd count of units splits the middle unit), and the max-flow (Boost push-relabel) from
+ * a super-source feeding side A's GPUs to a super-sink fed by side B's, every link a pair of
+ * directed edges at its rate, each GPU's source/sink edge at its scale-out injection rate
+ * (GpuInjectionBps()), GPUs allowed to relay. The worst-cut search evaluates balanced
+ * splits (side A = floor(N/2) GPUs) of units at every grouping level the graph records
+ * (GPU, server, rail, edge switch, group): the formula's split, first half vs second half
+ * of the units, alternate units, and `randomSplits` seeded random orders of the units,
+ * each filled to exact balance with GPUs of the next unit in index order. No balanced
+ * split can carry more than the full bisection, so worst <= max-flow <= full.
  * \param graph the fabric
  * \param spec the topology it was generated from (kind and sizing for the formulas)
  * \param options knobs
@@ -161,12 +167,93 @@ TopologyReport AnalyzeTopology(const FabricGraph& graph, const TopologySpec& spe
 
 /**
  * \ingroup ai-fabric
- * \brief Max-flow from side A's GPUs to side B's (see AnalyzeTopology()).
+ * \brief Max-flow from side A's GPUs to side B's (see AnalyzeTopology()): each GPU sends
+ * and receives at most its scale-out injection rate (GpuInjectionBps()).
  * \param graph the fabric
  * \param sideA per GPU index: true for side A, false for side B
  * \return bits per second, one direction
  */
 double SplitMaxFlowBps(const FabricGraph& graph, const std::vector<bool>& sideA);
+
+/**
+ * \ingroup ai-fabric
+ * \brief One element of a minimum cut between two sides of a split, in the direction side A
+ * to side B: one direction of a link, or (rarely) a GPU's own injection or ejection.
+ *
+ * A GPU's injection (ejection) is in the cut when the GPU's scale-out rate, not any link,
+ * bounds what it sends (receives) across the split: a GPU of a server that the split cuts in
+ * two, whose NVLink reaches GPUs of the other side. It stands for all the GPU's ports
+ * (out of it for an injection, into it for an ejection).
+ */
+struct CutArc
+{
+    /// What the element is.
+    enum class Kind : uint8_t
+    {
+        LINK,      //!< one direction of a link: from `from` to the link's other end
+        INJECTION, //!< what side-A GPU `gpu` sends itself (all its ports out)
+        EJECTION,  //!< what side-B GPU `gpu` receives itself (all its ports in)
+    };
+
+    Kind kind{Kind::LINK};     //!< what it is
+    uint32_t link{UINT32_MAX}; //!< LINK: the graph link
+    uint32_t from{UINT32_MAX}; //!< LINK: the node at its side-A end (it transmits towards B)
+    uint32_t gpu{UINT32_MAX};  //!< INJECTION, EJECTION: the GPU index
+    double bps{0};             //!< capacity in the direction side A to side B, bits per second
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief A minimum cut between the two sides of a split, and its capacity.
+ */
+struct SplitCut
+{
+    double maxFlowBps{0};     //!< the max-flow, bits per second, one direction (= the cut's sum)
+    bool deepest{true};       //!< the cut is the one furthest from the GPUs (see SplitMinCut());
+                              //!< false if the capacities were too fine to rank the cuts
+    std::vector<CutArc> arcs; //!< the cut, links in link order, then GPUs in index order
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief The minimum cut of the max-flow from side A's GPUs to side B's (the flow network
+ * of SplitMaxFlowBps()): of all minimum cuts, the one whose capacity lies highest in the
+ * fabric (the least capacity x depth, a link's depth being how far its lower end sits below
+ * the top tier: GPU, NIC, switch tiers; a GPU's own injection deepest of all), and of those
+ * the one closest to side A (the source side of the residual graph).
+ *
+ * So a 3:1 leaf-spine's cut is side A's leaf uplinks, a 1:1 leaf-spine's too (not the GPUs'
+ * links, which carry as much), a fat-tree's the side-A pods' links to the core, a Dragonfly+'s
+ * the global links between the sides, one switch's the side-A GPUs' links. The ranking runs
+ * a second max-flow in units of the greatest common divisor of the rates (exact), or, if the
+ * weighted capacities would overflow 64 bits, of kb/s, Mb/s or Gb/s (rounded, kept only if the
+ * cut's exact capacity is the max-flow); failing all, the plain source-side minimum cut is
+ * returned (deepest = false).
+ * \param graph the fabric
+ * \param sideA per GPU index: true for side A
+ * \return the cut
+ */
+SplitCut SplitMinCut(const FabricGraph& graph, const std::vector<bool>& sideA);
+
+/**
+ * \ingroup ai-fabric
+ * \param graph the fabric
+ * \param cut a cut of it
+ * \return where the cut lies, by the classes of its links' ends in the direction side A to
+ *         side B: "32 switch1->switch2 links", "8 gpu->switch1 links + 2 GPU injections"
+ */
+std::string DescribeSplitCut(const FabricGraph& graph, const SplitCut& cut);
+
+/**
+ * \ingroup ai-fabric
+ * \brief A GPU's scale-out injection rate: its NIC link's rate (with a host link, the slower
+ * of the host link and the NIC's fabric link); a GPU without a NIC link (an NVLink domain
+ * alone, a custom topology) injects at the sum of its links. The rate its source and sink
+ * arcs have in the bisection flow network, and the unit of the full bisection.
+ * \param graph the fabric
+ * \return per GPU index, bits per second
+ */
+std::vector<double> GpuInjectionBps(const FabricGraph& graph);
 
 /**
  * \ingroup ai-fabric

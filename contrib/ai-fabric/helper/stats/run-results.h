@@ -145,6 +145,7 @@ struct CollectiveResult
     double alphaIntraS{0};          //!< hierarchical: alpha inside a server, seconds (else 0)
     double betaIntraSPerByte{0};    //!< hierarchical: beta inside a server, s/B (else 0)
     BoundFigure bound;              //!< the fabric-aware bound
+    uint32_t group{0};              //!< index of its group in the workload
     std::vector<uint32_t> rankGpus; //!< GPU index of each rank, in rank order
     std::vector<uint64_t> bytesSentPerRank; //!< payload bytes each rank sent, in rank order
     std::vector<double> finishSPerRank;     //!< time each rank finished (last receive), seconds
@@ -486,25 +487,57 @@ struct SweepRow
 
 /**
  * \ingroup ai-fabric
+ * \brief What a bisection cut's links carried in one direction during a collective's window
+ * (MeasureCutDirection(), helper/bisection-meter.h). Gb/s, one direction.
+ */
+struct BisectionDirectionRecord
+{
+    uint64_t wireBytes{0};            //!< wire bytes the cut's ports sent this way
+    uint64_t payloadBytes{0};         //!< of those, payload
+    uint64_t crossingWireBytes{0};    //!< wire bytes of packets between the two sides
+    uint64_t crossingPayloadBytes{0}; //!< payload of packets between the two sides
+    double achievedGbps{0};           //!< payloadBytes x 8 / window, Gb/s
+    double crossingGbps{0};           //!< crossingPayloadBytes x 8 / window, Gb/s
+    double crossingShare{0};          //!< crossingPayloadBytes / payloadBytes (NaN if none)
+    double utilizationMean{0};        //!< mean over the cut's elements of busy share of window
+    double utilizationMax{0};         //!< the busiest element's
+};
+
+/**
+ * \ingroup ai-fabric
  * \brief Throughput an all-to-all or permutation collective achieved across the
- * topology analyzer's bisection cut, beside the cut's capacity
- * (MeasureBisection(), helper/bisection-meter.h). Gb/s, one direction.
+ * topology analyzer's bisection cut, measured on the links of the cut's minimum cut,
+ * beside the cut's capacity (MakeBisectionRecord(), helper/bisection-meter.h), and the
+ * flows' view of it. Gb/s, one direction.
  */
 struct BisectionRecord
 {
-    std::string collective; //!< the collective
-    std::string op;         //!< its operation
-    std::string split;      //!< the cut in words
-    uint32_t sideAGpus{0};  //!< GPUs on side A
-    uint32_t sideBGpus{0};  //!< GPUs on side B
-    uint64_t crossBytes{0}; //!< payload bytes across the cut, both directions
-    uint64_t bytesAtoB{0};  //!< side A to side B
-    uint64_t bytesBtoA{0};  //!< side B to side A
-    double windowS{0};      //!< the collective's duration, seconds
-    double achievedGbps{0}; //!< busier direction's payload rate, Gb/s
-    double analyticGbps{0}; //!< the cut's max-flow capacity, Gb/s, one direction
-    double formulaGbps{0};  //!< the family's closed form, Gb/s (0 without one)
-    double ratio{0};        //!< achieved / analytic
+    std::string collective;            //!< the collective
+    std::string op;                    //!< its operation
+    std::string split;                 //!< the split in words
+    uint32_t sideAGpus{0};             //!< GPUs on side A
+    uint32_t sideBGpus{0};             //!< GPUs on side B
+    std::string cut;                   //!< where the minimum cut lies, in words
+    std::vector<std::string> cutPorts; //!< its elements, side A to side B ("leaf0->spine1")
+    uint64_t crossBytes{0};    //!< flows: payload of the flows between the sides, both directions
+    uint64_t bytesAtoB{0};     //!< flows: side A to side B
+    uint64_t bytesBtoA{0};     //!< flows: side B to side A
+    double windowS{0};         //!< the window: the collective's duration, seconds
+    bool windowComplete{true}; //!< the window ended with the collective (not the run)
+    double analyticGbps{0};    //!< the cut's max-flow capacity, Gb/s, one direction
+    double formulaGbps{0};     //!< the family's closed form, Gb/s (0 without one)
+    BisectionDirectionRecord aToB; //!< the cut's links, side A to side B
+    BisectionDirectionRecord bToA; //!< the cut's links, side B to side A
+    bool busierAtoB{true};         //!< side A to side B carried at least as much payload
+    double achievedGbps{0};        //!< the busier direction's payload on the cut's links, Gb/s
+    double ratio{0};               //!< achievedGbps / analyticGbps
+    double crossingGbps{0};        //!< the busier direction's payload between the sides, Gb/s
+    double crossingShare{0};       //!< the busier direction's crossing share (NaN if none)
+    double crossingRatio{0};       //!< crossingGbps / analyticGbps
+    double utilizationMean{0};     //!< the busier direction's mean utilization
+    double utilizationMax{0};      //!< the busier direction's busiest element
+    double flowAchievedGbps{0};    //!< flows: busier direction's crossing payload rate, Gb/s
+    double flowRatio{0};           //!< flows: flowAchievedGbps / analyticGbps
 };
 
 /**

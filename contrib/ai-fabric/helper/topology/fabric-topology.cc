@@ -86,9 +86,9 @@ RatiosForRadix(uint32_t radix)
  * \brief Resolve the down and up port counts of a switch tier (FACTS.md 1.2).
  *
  * With a ratio D:U: from the radix k (down = k D/(D+U), up = k U/(D+U), exact), else
- * from the given down (or up) count. Without: the given counts; with the radix and
- * one count, the other fills the radix; with the radix alone, k/2 each; with only
- * the down count, up = down (1:1).
+ * from the given down (or up) count. Without: the given counts; with one count, the other
+ * equals it (1:1; a radix only bounds the ports); with the radix alone, k/2 each. Down + up
+ * must fit the radix.
  * \param spec the topology (for errors)
  * \param tier the tier's name in messages ("leaf", "spine", "rail switch")
  * \param radix switch ports, if given
@@ -114,6 +114,7 @@ ResolvePorts(const TopologySpec& spec,
     Ports p;
     uint64_t d = 0;
     uint64_t u = 0;
+    bool oneToOne = false; // one count given, the other set equal to it
     if (ratio)
     {
         if (ratio->numerator == 0 || ratio->denominator == 0)
@@ -206,15 +207,10 @@ ResolvePorts(const TopologySpec& spec,
         const uint64_t k = *radix;
         if (down || up)
         {
-            if (down.value_or(up.value_or(0)) >= k)
-            {
-                throw SpecError(spec.where,
-                                (down ? downKey + " " + Str(*down) : upKey + " " + Str(*up))
-                                    + " leaves no " + tier + " port of radix " + Str(k)
-                                    + (down ? " for uplinks" : " for downlinks"));
-            }
-            d = down ? *down : k - *up;
-            u = up ? *up : k - *down;
+            // 1:1: the radix bounds the ports, it does not size the missing count
+            d = down ? *down : *up;
+            u = up ? *up : *down;
+            oneToOne = true;
         }
         else
         {
@@ -233,6 +229,7 @@ ResolvePorts(const TopologySpec& spec,
     {
         d = *down;
         u = *down; // non-blocking by default
+        oneToOne = true;
     }
     else
     {
@@ -250,7 +247,13 @@ ResolvePorts(const TopologySpec& spec,
     {
         throw SpecError(spec.where,
                         "a " + tier + " uses " + Str(d) + " ports down + " + Str(u)
-                            + " up = " + Str(d + u) + ", more than the radix " + Str(*radix));
+                            + " up = " + Str(d + u) + ", more than the radix " + Str(*radix)
+                            + (oneToOne
+                                   ? " (1:1: without " + ratioKey + ", " + (down ? upKey : downKey)
+                                         + " equals " + (down ? downKey : upKey) + "); give "
+                                         + ratioKey + " or " + (down ? upKey : downKey)
+                                         + ", or a radix of at least " + Str(d + u)
+                                   : std::string()));
     }
     if (d > MAX_ELEMENTS || u > MAX_ELEMENTS)
     {
@@ -813,9 +816,12 @@ ResolveRail(const TopologySpec& spec)
     }
     else
     {
-        // Rail switch: one port down per server of the SU, railUplinks up.
-        // Not given: 32 (a DGX SuperPOD SU, FACTS.md 1.3), unless the radix and ratio size it.
-        const std::optional<uint64_t> down = r.serversPerSu || (r.radix && r.oversubscription)
+        // Rail switch: one port down per server of the SU, railUplinks up, 1:1 unless
+        // oversubscription (or rail_uplinks) says otherwise; the radix bounds them. Servers
+        // per SU not given: sized by the radix (radix/2, or with the ratio), unless
+        // rail_uplinks is given without a ratio; else 32 (a DGX SuperPOD SU, FACTS.md 1.3).
+        const bool radixSizes = r.radix && (r.oversubscription || !r.railUplinks);
+        const std::optional<uint64_t> down = r.serversPerSu || radixSizes
                                                  ? std::optional<uint64_t>(r.serversPerSu)
                                                  : std::optional<uint64_t>(32);
         const Ports p = ResolvePorts(spec,

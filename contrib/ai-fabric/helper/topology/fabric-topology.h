@@ -146,9 +146,13 @@ struct RailSizing
 /**
  * \ingroup ai-fabric
  * \brief Size a rail-optimized (RailOptimizedSpec) or rail-only (RailOnlySpec) fabric.
- * Defaults: 8 GPUs per server, 32 servers per SU, 1 SU, railUplinks = serversPerSu
- * (1:1) or from `oversubscription`, spines = the fewest that divide railUplinks and
- * fit the radix (the radix defaults to the rail switch's serversPerSu + railUplinks).
+ * Defaults: 8 GPUs per server, 1 SU; railUplinks = serversPerSu (1:1) unless
+ * `oversubscription` is given; serversPerSu from the radix (radix/2 alone, or with the ratio)
+ * unless railUplinks is given without a ratio, else 32 (a DGX SU). The radix bounds the
+ * ports: down + up beyond it is refused (never filled with uplinks). spines = the fewest
+ * that divide railUplinks and fit the radix (the radix defaults to the rail switch's
+ * serversPerSu + railUplinks); an SU spine's uplinks equal its down ports unless
+ * `spine_oversubscription` or `spine_uplinks` is given.
  * \param spec the topology
  * \return the sizing
  */

@@ -108,6 +108,11 @@ FabricNetDevice::GetTypeId()
                               "A packet starts serialization on the link",
                               MakeTraceSourceAccessor(&FabricNetDevice::m_txTrace),
                               "ns3::FabricNetDevice::TxTracedCallback")
+              .AddTraceSource("TxFields",
+                              "A packet starts serialization on the link: its header fields and "
+                              "wire size (no Packet is built for it)",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_txFieldsTrace),
+                              "ns3::FabricNetDevice::TxFieldsTracedCallback")
               .AddTraceSource("Rx",
                               "A packet has arrived (after the receive latency)",
                               MakeTraceSourceAccessor(&FabricNetDevice::m_rxTrace),
@@ -411,6 +416,10 @@ FabricNetDevice::TransmitAt(Time now)
     {
         MaterializePacket(item.packet, item.header);
         m_txTrace(item.packet.Get(), item.wireBytes);
+    }
+    if (!m_txFieldsTrace.IsEmpty())
+    {
+        m_txFieldsTrace(item.header, item.wireBytes);
     }
     const bool more = item.more;
     m_channel->Transmit(std::move(item), this, txTime);

@@ -149,6 +149,12 @@ class FabricNetDevice : public NetDevice
      */
     typedef void (*TxTracedCallback)(Ptr<const Packet> packet, uint32_t wireBytes);
     /**
+     * TracedCallback signature for a transmission start, without a Packet.
+     * \param header the packet's header fields
+     * \param wireBytes its wire size, bytes
+     */
+    typedef void (*TxFieldsTracedCallback)(const FabricFields& header, uint32_t wireBytes);
+    /**
      * TracedCallback signature for pause state changes of a lane.
      * \param priority the lane
      * \param paused true when paused, false when resumed
@@ -448,10 +454,12 @@ class FabricNetDevice : public NetDevice
     TracedCallback<const FabricFields&, Time, Time> m_lastPacketDequeueTrace;
     /// FirstPacketEnqueue: a message's first packet joined an egress queue
     TracedCallback<const FabricFields&> m_firstPacketEnqueueTrace;
-    TracedCallback<Ptr<const Packet>, uint32_t> m_txTrace; //!< transmission start
-    TracedCallback<Ptr<const Packet>> m_rxTrace;           //!< reception
-    Ptr<Node> m_node;                                      //!< owning node
-    uint32_t m_ifIndex{0};                                 //!< interface index
+    TracedCallback<Ptr<const Packet>, uint32_t> m_txTrace;         //!< transmission start
+    TracedCallback<const FabricFields&, uint32_t> m_txFieldsTrace; //!< transmission start,
+                                                                   //!< fields only
+    TracedCallback<Ptr<const Packet>> m_rxTrace;                   //!< reception
+    Ptr<Node> m_node;                                              //!< owning node
+    uint32_t m_ifIndex{0};                                         //!< interface index
     Mac48Address m_address;                        //!< address (unused by fabric forwarding)
     Time m_rxLatency;                              //!< latency added to received packets
     Ptr<FabricFlowControl> m_flowControl;          //!< this port's flow control (never null)

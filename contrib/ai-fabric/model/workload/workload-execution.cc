@@ -26,7 +26,11 @@ WorkloadExecution::GetTypeId()
                             .AddTraceSource("Done",
                                             "Every op of this process's applications is done",
                                             MakeTraceSourceAccessor(&WorkloadExecution::m_done),
-                                            "ns3::TracedValueCallback::Void");
+                                            "ns3::TracedValueCallback::Void")
+                            .AddTraceSource("OpDone",
+                                            "An op is done (before its successors are told)",
+                                            MakeTraceSourceAccessor(&WorkloadExecution::m_opDone),
+                                            "ns3::WorkloadExecution::OpDoneTracedCallback");
     return tid;
 }
 
@@ -156,6 +160,7 @@ WorkloadExecution::NotifyOpDone(uint32_t op)
     {
         --m_sendsOpen;
     }
+    m_opDone(op);
     if (!m_nextOpDone.IsNull())
     {
         const Callback<void> cb = m_nextOpDone;

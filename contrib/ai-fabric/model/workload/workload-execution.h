@@ -67,6 +67,12 @@ class WorkloadExecution : public Object
     WorkloadExecution(const WorkloadExecution&) = delete;
     WorkloadExecution& operator=(const WorkloadExecution&) = delete;
 
+    /**
+     * TracedCallback signature for an op that is done.
+     * \param op the op's index in the workload
+     */
+    typedef void (*OpDoneTracedCallback)(uint32_t op);
+
     /// A delivered message whose receiver counted other bytes than were posted.
     struct ConservationError
     {
@@ -223,6 +229,7 @@ class WorkloadExecution : public Object
     bool m_started{false};                         //!< Start() ran
     std::vector<ConservationError> m_conservation; //!< conservation errors
     TracedCallback<> m_done;                       //!< every op is done
+    TracedCallback<uint32_t> m_opDone;             //!< an op is done
 };
 
 } // namespace ns3
