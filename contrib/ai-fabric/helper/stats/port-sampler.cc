@@ -51,6 +51,17 @@ PortSampler::Record()
 {
     const std::size_t n = m_ports.size();
     const int64_t now = Simulator::Now().GetPicoSeconds();
+    if (m_auto && m_bins == 0)
+    {
+        // Auto bins never exceed m_maxBins: take it at once rather than growing by doubling
+        // (which holds the old and the new arrays together at every step).
+        const std::size_t cells = static_cast<std::size_t>(m_maxBins) + 1;
+        m_busyPs.reserve(cells * n);
+        m_queue.reserve(cells * n);
+        m_queueMax.reserve(cells * n);
+        m_rates.reserve(cells * m_probes.size());
+        m_binEndPs.reserve(cells);
+    }
     m_busyPs.resize(m_busyPs.size() + n);
     m_queue.resize(m_queue.size() + n);
     m_queueMax.resize(m_queueMax.size() + n);

@@ -302,6 +302,20 @@ class FabricNetDevice : public NetDevice
     /// \return serialization time up to now: Stats::busyTime without the part of the
     /// current transmission that lies in the future
     Time GetBusyTimeUntilNow() const;
+
+    /**
+     * \brief GetBusyTimeUntilNow() without asking the simulator for the time or converting
+     * through Time's unit table (a pull source's per-packet accounting).
+     * \param nowPs the current time, ps
+     * \param psPerStep picoseconds per time step (1 at Time::PS, the resolution mains set)
+     * \return the busy time up to now, ps
+     */
+    int64_t GetBusyPsUntil(int64_t nowPs, int64_t psPerStep) const
+    {
+        const int64_t ahead = m_busyUntil.GetTimeStep() * psPerStep - nowPs;
+        return m_busyTime.GetTimeStep() * psPerStep - (ahead > 0 ? ahead : 0);
+    }
+
     /// \brief The switch marked a packet CE on its way out of this port.
     void NotifyEcnMark();
     /**

@@ -228,6 +228,9 @@ RdmaTransport::Setup(uint32_t endpoint,
 void
 RdmaTransport::AddPort(Ptr<FabricNetDevice> dev)
 {
+    // Per-packet times are kept in picoseconds from the simulator's time steps.
+    m_psPerStep = Time::FromInteger(1, Time::GetResolution()).GetPicoSeconds();
+    NS_ABORT_MSG_IF(m_psPerStep < 1, "RdmaTransport needs a time resolution of 1 ps or coarser");
     const uint32_t index = m_ports.size();
     m_ports.emplace_back();
     m_ports.back().dev = dev;
@@ -350,10 +353,16 @@ RdmaTransport::Activate(uint32_t qi)
 }
 
 int64_t
-RdmaTransport::SerializationPs(uint32_t wireBytes, uint32_t port) const
+RdmaTransport::SerializationPs(uint32_t wireBytes, uint32_t port)
 {
-    return static_cast<int64_t>(static_cast<unsigned __int128>(wireBytes) * 8u * 1000000000000ull
-                                / m_ports[port].lineBps);
+    Port& p = m_ports[port];
+    if (wireBytes != p.serialWire)
+    {
+        p.serialWire = wireBytes;
+        p.serialPs = static_cast<int64_t>(static_cast<unsigned __int128>(wireBytes) * 8u
+                                          * 1000000000000ull / p.lineBps);
+    }
+    return p.serialPs;
 }
 
 void
@@ -447,7 +456,7 @@ RdmaTransport::ActivateStriped(uint32_t qi)
 }
 
 bool
-RdmaTransport::PullStriped(uint32_t qi, uint32_t index, FabricTxItem& item)
+RdmaTransport::PullStriped(uint32_t qi, uint32_t index, FabricTxItem& item, int64_t nowPs)
 {
     QueuePair& q = m_qps[qi];
     Port& port = m_ports[index];
@@ -460,7 +469,7 @@ RdmaTransport::PullStriped(uint32_t qi, uint32_t index, FabricTxItem& item)
         }
         return false;
     }
-    MakePacket(qi, item, index);
+    MakePacket(qi, item, index, nowPs);
     if (q.stripe != 0 && CanSend(q))
     {
         q.inRings |= uint64_t{1} << index;
@@ -478,6 +487,7 @@ bool
 RdmaTransport::Pull(uint32_t index, FabricTxItem& item)
 {
     const Time now = Simulator::Now();
+    const int64_t nowPs = now.GetTimeStep() * m_psPerStep;
     Port& port = m_ports[index];
     ReleasePaced(port, now);
     while (!port.ring.empty())
@@ -488,7 +498,7 @@ RdmaTransport::Pull(uint32_t index, FabricTxItem& item)
         if (q.inRings != 0)
         {
             // Striped (or was, until a CNP): served by every port of its stripe.
-            if (!PullStriped(qi, index, item))
+            if (!PullStriped(qi, index, item, nowPs))
             {
                 continue;
             }
@@ -500,7 +510,7 @@ RdmaTransport::Pull(uint32_t index, FabricTxItem& item)
                 q.sched = IDLE; // an ACK moved it past its last packet, or the window closed
                 continue;
             }
-            MakePacket(qi, item, index);
+            MakePacket(qi, item, index, nowPs);
             if (q.paceBps > 0)
             {
                 // The next packet is due wireBytes * 8 / RC (rounded up to a picosecond) after
@@ -539,7 +549,7 @@ RdmaTransport::Pull(uint32_t index, FabricTxItem& item)
 }
 
 void
-RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item, uint32_t port)
+RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item, uint32_t port, int64_t nowPs)
 {
     QueuePair& q = m_qps[qi];
     OutMessage& m = q.msgs[q.sendIdx];
@@ -549,8 +559,7 @@ RdmaTransport::MakePacket(uint32_t qi, FabricTxItem& item, uint32_t port)
 
     // The port's time on other packets since this queue pair joined its ring or was last
     // served there (less its own packet then) is time this message waited for its turn.
-    const int64_t nowPs = Simulator::Now().GetPicoSeconds();
-    const int64_t busy = m_ports[port].dev->GetBusyTimeUntilNow().GetPicoSeconds();
+    const int64_t busy = m_ports[port].dev->GetBusyPsUntil(nowPs, m_psPerStep);
     const bool striped = q.stripe != 0;
     auto& wait = striped ? q.stripeWait[port].first : q.waitMarkPs;
     auto& lastWire = striped ? q.stripeWait[port].second : q.lastWire;

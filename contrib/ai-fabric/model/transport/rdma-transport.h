@@ -509,6 +509,8 @@ class RdmaTransport : public Object
         std::vector<uint32_t> limited; //!< queue pairs below line rate (observers' list)
         uint64_t cnpsSent{0};          //!< CNPs sent out of this port
         uint64_t cnpsReceived{0};      //!< CNPs received for queue pairs on this port
+        uint32_t serialWire{0};        //!< SerializationPs()'s last wire bytes (a cache: most
+        int64_t serialPs{0};           //!< packets are full) and their serialization, ps
     };
 
     /**
@@ -534,8 +536,9 @@ class RdmaTransport : public Object
      * \param qi index in m_qps
      * \param item filled with the packet
      * \param port the port it leaves by
+     * \param nowPs the time, ps
      */
-    void MakePacket(uint32_t qi, FabricTxItem& item, uint32_t port);
+    void MakePacket(uint32_t qi, FabricTxItem& item, uint32_t port, int64_t nowPs);
     /**
      * \brief A message becomes the head of its queue pair: from now on it can leave.
      * \param q its queue pair
@@ -548,7 +551,7 @@ class RdmaTransport : public Object
      * \param port a port index
      * \return its serialization at the port's line rate, ps (rounded down)
      */
-    int64_t SerializationPs(uint32_t wireBytes, uint32_t port) const;
+    int64_t SerializationPs(uint32_t wireBytes, uint32_t port);
     /**
      * \brief A queue pair joins a port's round robin (not right after being served there):
      * start its wait accounting on that port.
@@ -600,9 +603,10 @@ class RdmaTransport : public Object
      * \param qi index in m_qps
      * \param index the port
      * \param item filled with its next packet
+     * \param nowPs the time, ps
      * \return true if a packet was made
      */
-    bool PullStriped(uint32_t qi, uint32_t index, FabricTxItem& item);
+    bool PullStriped(uint32_t qi, uint32_t index, FabricTxItem& item, int64_t nowPs);
     /**
      * \brief A message's first or last packet is being sent: fire FirstPacketSent and
      * LastPacketSent (when they have sinks).
@@ -689,6 +693,7 @@ class RdmaTransport : public Object
     // Configuration.
     uint32_t m_endpoint{0};          //!< endpoint id
     std::vector<Port> m_ports;       //!< ports (one NIC, or NVLink and NIC)
+    int64_t m_psPerStep{1};          //!< picoseconds per simulator time step
     PortSelector m_selector;         //!< port choice (null: port 0)
     StripeSelector m_stripe;         //!< striping ports (null: none)
     uint32_t m_mtu{4096};            //!< payload MTU, bytes
