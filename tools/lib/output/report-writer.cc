@@ -166,6 +166,18 @@ Utilization(const PortRecord& p, double runS)
 
 } // namespace
 
+/// \return the training job's messages (0 without one)
+uint64_t
+TrainingMessages(const RunResults& r)
+{
+    uint64_t messages = 0;
+    for (const TrainingCommResult& c : r.training.communication)
+    {
+        messages += c.messages;
+    }
+    return messages;
+}
+
 void
 WriteReportHeader(const RunResults& r, std::ostream& os)
 {
@@ -175,8 +187,9 @@ WriteReportHeader(const RunResults& r, std::ostream& os)
           {false, false},
           {{"scenario", r.scenario + " (" + r.scenarioFile + ")"},
            {"fabric",
-            r.topology + ": " + std::to_string(r.gpus) + " GPUs, " + std::to_string(r.switches)
-                + " switches, " + std::to_string(r.links) + " links"},
+            r.topology + ": " + std::to_string(r.gpus) + (r.gpus == 1 ? " GPU, " : " GPUs, ")
+                + std::to_string(r.switches) + (r.switches == 1 ? " switch, " : " switches, ")
+                + std::to_string(r.links) + (r.links == 1 ? " link" : " links")},
            {"traffic", r.traffic},
            {"seed", std::to_string(r.seed)},
            {"complete",
@@ -188,7 +201,7 @@ WriteReportHeader(const RunResults& r, std::ostream& os)
                 ? "yes"
                 : "NO: " + std::to_string(r.violations.size()) + " invariant(s) broken (below)"},
            {"simulated time", Dur(r.simTimeS)},
-           {"messages", std::to_string(r.flows.size())},
+           {"messages", std::to_string(r.flows.size() + TrainingMessages(r))},
            {"packet-hops", std::to_string(r.packetHops)}});
 }
 

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -98,7 +99,9 @@ AttributeFlow(const FabricGraph& graph,
               const RunResults& r,
               const StragglerLedger& ledger,
               const StragglerLedger::Message& m,
-              int64_t endPs)
+              int64_t endPs,
+              int64_t sharedPs,
+              double idealS)
 {
     StragglerFlow f;
     // From when the message could leave (its queue pair's head), less the source port's time
@@ -140,12 +143,21 @@ AttributeFlow(const FabricGraph& graph,
         path.push_back(PathEntry{h.port, relay ? 0 : queue, h.holdPs, 0, 0});
         waits += relay ? h.holdPs : h.waitPs;
     }
-    const int64_t shared = m.sharedPs + relayed;
-    const int64_t extra = inject + waits;
+    // The contributors as the ledger sees them (the last packet's journey against the
+    // line-rate injection and unloaded path), scaled to the flow's extra delay over its ideal
+    // as flows.csv has them (MeasureOps: the shared time of its port or PXN relay, and
+    // MessageIdealTime, which also counts the pipelining of a short last packet), so both
+    // files agree and the shares stay the ledger's.
+    const int64_t raw = inject + waits;
+    const int64_t shared = sharedPs >= 0 ? sharedPs : m.sharedPs + relayed;
+    const int64_t ideal
+        = idealS > 0 ? static_cast<int64_t>(std::llround(idealS * 1e12)) : fct - shared - raw;
+    const int64_t extra = raw > 0 ? std::max<int64_t>(fct - shared - ideal, 0) : 0;
+    const long double scale = raw > 0 ? static_cast<long double>(extra) / raw : 0.0L;
     f.fctS = Sec(fct);
     f.sharedS = Sec(shared);
     f.extraS = Sec(extra);
-    f.idealS = Sec(fct - shared - extra);
+    f.idealS = Sec(ideal);
     f.pathHops = path.size() - 1;
 
     // Back-pressure: a port's flow-control hold was caused downstream; pass it on.
@@ -214,7 +226,16 @@ AttributeFlow(const FabricGraph& graph,
     }
     for (StragglerHop& h : f.hops)
     {
-        h.share = extra > 0 ? h.attributedS / Sec(extra) : 0.0;
+        const auto scaled = [scale](double s) {
+            return static_cast<double>(s * scale);
+        };
+        h.share = raw > 0 ? h.attributedS / Sec(raw) : 0.0;
+        h.queueS = scaled(h.queueS);
+        h.pauseS = scaled(h.pauseS);
+        h.creditStallS = scaled(h.creditStallS);
+        h.backPressureS = scaled(h.backPressureS);
+        h.otherS = scaled(h.otherS);
+        h.attributedS = scaled(h.attributedS);
     }
     std::stable_sort(f.hops.begin(), f.hops.end(), [](const auto& a, const auto& b) {
         return a.attributedS > b.attributedS;
@@ -245,9 +266,16 @@ GatherStragglers(const FabricGraph& graph,
                  const WorkloadExecution& runner,
                  const StragglerLedger& ledger,
                  const std::vector<std::string>& trainingKind,
+                 const std::vector<int64_t>& sharedPs,
+                 const std::vector<double>& idealS,
                  uint32_t k,
                  RunResults& r)
 {
+    std::unordered_map<uint32_t, uint64_t> trainingFlowId;
+    for (const FlowRecord& f : r.trainingFlows)
+    {
+        trainingFlowId.emplace(f.op, f.id);
+    }
     StragglerAttribution& out = r.stragglers;
     out.enabled = true;
     out.flowsPerCollective = k;
@@ -328,7 +356,7 @@ GatherStragglers(const FabricGraph& graph,
             const WorkloadSendTiming t = runner.GetSendTiming(i);
             const int64_t from = t.eligible.IsNegative() ? runner.GetOpStart(i).GetPicoSeconds()
                                                          : t.eligible.GetPicoSeconds();
-            const int64_t shared = t.eligible.IsNegative() ? 0 : t.shared.GetPicoSeconds();
+            const int64_t shared = i < sharedPs.size() ? sharedPs[i] : 0;
             buckets[b].push_back(Candidate{end - from - shared, isTraining ? 0 : flowId++, i, g});
         }
     }
@@ -359,8 +387,16 @@ GatherStragglers(const FabricGraph& graph,
                                             r,
                                             ledger,
                                             *m,
-                                            runner.GetOpEnd(c.op).GetPicoSeconds());
+                                            runner.GetOpEnd(c.op).GetPicoSeconds(),
+                                            c.op < sharedPs.size() ? sharedPs[c.op] : -1,
+                                            c.op < idealS.size() ? idealS[c.op] : 0.0);
             f.flowId = c.id;
+            if (bucketTraining[b])
+            {
+                // A training flow's id, if flows.csv lists it (`results: flows`).
+                const auto listed = trainingFlowId.find(c.op);
+                f.flowId = listed != trainingFlowId.end() ? listed->second : NO_FLOW_ID;
+            }
             f.collective = bucketName[b];
             f.group = groups[c.grp].name;
             f.training = bucketTraining[b];
@@ -486,7 +522,7 @@ WriteStragglersJson(JsonWriter& w, const RunResults& r)
         w.Key("training").Bool(f.training);
         w.Key("rank").Uint(f.rank);
         w.Key("flow_id");
-        if (f.training)
+        if (f.flowId == NO_FLOW_ID)
         {
             w.Null();
         }
@@ -545,8 +581,9 @@ WriteStragglersCsv(const RunResults& r, std::ostream& os)
             char share[32];
             std::snprintf(share, sizeof share, "%.6f", h.share);
             os << CsvField(f.collective) << ',' << CsvField(f.group) << ',' << (f.training ? 1 : 0)
-               << ',' << f.rank << ',' << (f.training ? std::string() : std::to_string(f.flowId))
-               << ',' << f.src << ',' << f.dst << ',' << f.bytes << ',' << Ns(f.fctS) << ','
+               << ',' << f.rank << ','
+               << (f.flowId == NO_FLOW_ID ? std::string() : std::to_string(f.flowId)) << ','
+               << f.src << ',' << f.dst << ',' << f.bytes << ',' << Ns(f.fctS) << ','
                << Ns(f.sharedS) << ',' << Ns(f.idealS) << ',' << Ns(f.extraS) << ',' << i << ','
                << h.position << ',' << h.port << ',' << h.node << ',' << h.peer << ','
                << (h.link >= 0 ? std::to_string(h.link) : "") << ','
@@ -580,9 +617,11 @@ WriteStragglerSection(std::ostream& os, const RunResults& r)
         return;
     }
     os << "The " << r.stragglers.flowsPerCollective
-       << " slowest flows of each collective (of a training job: of each kind of group); extra = "
-          "FCT - ideal (the same flow alone on an idle fabric), split over the ports on its last "
-          "packet's path (stragglers.csv).\n\n";
+       << " slowest flows of each collective (of a training job: of each kind of group), by FCT "
+          "less shared time; extra = FCT - shared - ideal (FCT from when the message could leave, "
+          "shared the time its port spent on the sender's other packets, ideal the same flow "
+          "alone on an idle fabric), split over the ports on its last packet's path "
+          "(stragglers.csv).\n\n";
     std::string current;
     for (const StragglerFlow& f : r.stragglers.flows)
     {

@@ -46,6 +46,10 @@ struct Fabric;
  * \param ledger the ledger after the run
  * \param trainingKind per workload group: its training kind ("tp", "dp", ...), or
  * empty for a collective of the traffic
+ * \param sharedPs per op: a message's shared time (its port's or PXN relay's time on the
+ *        sender's other packets), ps, as flows.csv has it (empty: the ledger's own)
+ * \param idealS per op: a message's ideal FCT (MessageIdealTime), seconds, as flows.csv has
+ *        it (empty: the ledger's own ideal)
  * \param k flows per collective
  * \param r the results (flows and ports already gathered) to complete
  */
@@ -55,6 +59,8 @@ void GatherStragglers(const FabricGraph& graph,
                       const WorkloadExecution& runner,
                       const StragglerLedger& ledger,
                       const std::vector<std::string>& trainingKind,
+                      const std::vector<int64_t>& sharedPs,
+                      const std::vector<double>& idealS,
                       uint32_t k,
                       RunResults& r);
 

@@ -276,6 +276,35 @@ BuildTraining(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl, 
             startOps[r.gpu] = r.endOp;
         }
     }
+    // `results: flows` names only kinds of group this job has (every iteration has the same).
+    for (const std::string& k : spec.resultFlowKinds)
+    {
+        const auto& groups = tb.iterations.front().groups;
+        if (k != "all" && std::none_of(groups.begin(), groups.end(), [&k](const auto& g) {
+                return k == TrainingGroupInfo::KindName(g.kind);
+            }))
+        {
+            std::set<std::string> present;
+            for (const TrainingGroupInfo& g : groups)
+            {
+                if (g.kind != TrainingGroupInfo::COMPUTE)
+                {
+                    present.insert(TrainingGroupInfo::KindName(g.kind));
+                }
+            }
+            std::string names;
+            for (const std::string& n : present)
+            {
+                names += (names.empty() ? "'" : ", '") + n + "'";
+            }
+            throw SpecError(spec.resultFlowsWhere,
+                            "flows: the training job has no '" + k
+                                + "' group (tp needs tp > 1, pp-* pp > 1, dp dp > 1, expert-dp "
+                                  "an expert-DP group of 2 or more, moe-* moe_layers and ep > 1); "
+                                  "its kinds: "
+                                + (names.empty() ? "none" : names));
+        }
+    }
 }
 
 /**
@@ -616,6 +645,8 @@ MeasureOps(const FabricGraph& graph,
  * \param sends SEND ops bucketed by group (Workload::GroupSends::sends)
  * \param from the group's first entry in sends
  * \param to past its last
+ * \param endpointSeconds if given: per endpoint, the time its busiest own link needs for the
+ *        group's messages (FabricBound::Of()), seconds
  * \return the bound
  */
 BoundFigure
@@ -627,7 +658,8 @@ GroupBound(FabricBound& bound,
            const std::vector<WorkloadOp>& ops,
            const std::vector<uint32_t>& sends,
            uint32_t from,
-           uint32_t to)
+           uint32_t to,
+           std::vector<double>* endpointSeconds = nullptr)
 {
     std::vector<BoundMessage> messages;
     messages.reserve(to - from);
@@ -636,7 +668,7 @@ GroupBound(FabricBound& bound,
         const WorkloadOp& op = ops[sends[j]];
         messages.push_back(BoundMessage{op.rank, op.peer, WireBytes(op.wire, op.bytes)});
     }
-    const FabricBoundResult b = bound.Of(messages);
+    const FabricBoundResult b = bound.Of(messages, endpointSeconds);
     BoundFigure f;
     f.bandwidthS = b.seconds;
     // The latency no schedule overlaps: the launch, then one message's way along the
@@ -745,12 +777,15 @@ class TrainingTails
      * \param to past its last
      * \param runner the run
      * \param times every op timed
+     * \param issuePs when the group was issued: its first op (its launch, or a send's
+     *        dependencies done) started, ps (-1: unknown)
      * \param trace add its trace.json spans
      * \param r the results (trace, training flows)
      */
     void AddGroup(const WorkloadGroup& g,
                   uint32_t kind,
                   uint32_t iteration,
+                  int64_t issuePs,
                   const std::vector<WorkloadOp>& ops,
                   const std::vector<uint32_t>& sends,
                   uint32_t from,
@@ -819,6 +854,7 @@ class TrainingTails
             f.endS = e * 1e-12;
             SetSendTiming(runner.GetSendTiming(i), times.sharedPs[i], f);
             f.idealS = times.idealS[i];
+            f.op = i;
             fct.push_back(f.FctS());
             slow.push_back(f.Slowdown());
             k.fct.push_back(fct.back());
@@ -859,9 +895,12 @@ class TrainingTails
         m_touched.clear();
         if (ge >= gs)
         {
-            tg.startS = gs * 1e-12;
+            // From its issue (as a collective's), so that its formula and bound, which
+            // count the launch and post latencies, compare with it.
+            const int64_t from = issuePs >= 0 ? std::min(issuePs, gs) : gs;
+            tg.startS = from * 1e-12;
             tg.endS = ge * 1e-12;
-            tg.durationS = (ge - gs) * 1e-12;
+            tg.durationS = (ge - from) * 1e-12;
             c.busyS += tg.durationS;
             c.maxS = std::max(c.maxS, tg.durationS);
             k.duration.push_back(tg.durationS);
@@ -1027,6 +1066,29 @@ GatherGroups(const FabricGraph& graph,
         }
     }
     TrainingTails tails(graph, training, spec, r.ports, bound);
+    // A training group's issue: its first op's start (a launch op's, or a send's dependencies
+    // done: its post less its post latency).
+    std::vector<int64_t> issuePs(groups.size(), -1);
+    if (!training.iterations.empty())
+    {
+        for (uint32_t i = 0; i < ops.size(); ++i)
+        {
+            const WorkloadOp& op = ops[i];
+            if (kindOf[op.group] == COLLECTIVE || kindOf[op.group] == TrainingGroupInfo::COMPUTE)
+            {
+                continue;
+            }
+            const int64_t s = runner.GetOpStart(i).GetPicoSeconds();
+            if (s < 0)
+            {
+                continue;
+            }
+            const int64_t ready
+                = op.kind == WorkloadOp::SEND ? s - op.duration.GetPicoSeconds() : s;
+            int64_t& issue = issuePs[op.group];
+            issue = issue < 0 ? ready : std::min(issue, ready);
+        }
+    }
 
     // SEND ops bucketed by group (a counting sort: O(ops)).
     const Workload::GroupSends bucketed = workload.GetSendsByGroup();
@@ -1041,6 +1103,12 @@ GatherGroups(const FabricGraph& graph,
     {
         r.traceLanes = TraceLaneNames();
     }
+    std::size_t collectiveSends = 0; // at most one flow each: reserved, not grown by doubling
+    for (uint32_t gi = 0; gi < groups.size(); ++gi)
+    {
+        collectiveSends += kindOf[gi] == COLLECTIVE ? first[gi + 1] - first[gi] : 0;
+    }
+    r.flows.reserve(r.flows.size() + collectiveSends);
 
     for (uint32_t gi = 0; gi < groups.size(); ++gi)
     {
@@ -1053,6 +1121,7 @@ GatherGroups(const FabricGraph& graph,
                 tails.AddGroup(g,
                                kind,
                                iterationOf[gi],
+                               issuePs[gi],
                                ops,
                                sends,
                                first[gi],
@@ -1088,7 +1157,17 @@ GatherGroups(const FabricGraph& graph,
         c.alphaIntraS = cost.intra.alphaS;
         c.betaIntraSPerByte = cost.intra.betaSPerByte;
         c.analyticS = CollectiveTime(g, cost, CollectiveModel::FORMULA);
-        c.bound = GroupBound(bound, graph, r.ports, g, cost, ops, sends, first[gi], first[gi + 1]);
+        std::vector<double> ownLinks; // per endpoint: its own links' time for this collective
+        c.bound = GroupBound(bound,
+                             graph,
+                             r.ports,
+                             g,
+                             cost,
+                             ops,
+                             sends,
+                             first[gi],
+                             first[gi + 1],
+                             &ownLinks);
         c.endS = c.startS;
         for (uint32_t j = first[gi]; j < first[gi + 1]; ++j)
         {
@@ -1127,6 +1206,19 @@ GatherGroups(const FabricGraph& graph,
                 }
             }
             r.flows.push_back(std::move(f));
+        }
+        // No schedule finishes a rank before its own links have carried its share of the
+        // collective (a hot expert's receiver in an all-to-all): that wait is the workload's,
+        // not a delay the fabric added.
+        for (uint32_t k = 0; k < g.ranks.size(); ++k)
+        {
+            if (g.ranks[k] < ownLinks.size())
+            {
+                double& schedule = c.scheduleFinishSPerRank[k];
+                schedule
+                    = std::max(schedule,
+                               c.startS + std::max(c.bound.latencyS, 0.0) + ownLinks[g.ranks[k]]);
+            }
         }
         for (const uint32_t gpu : g.ranks)
         {
@@ -1741,6 +1833,8 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
                          *runner,
                          *ledger,
                          trainingKind,
+                         times.sharedPs,
+                         times.idealS,
                          spec.attributionFlows,
                          r);
         // The mechanisms the run has, so that attribution names no other.

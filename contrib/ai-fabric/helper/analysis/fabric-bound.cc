@@ -44,7 +44,7 @@ FabricBound::DistancesTo(uint32_t node)
 }
 
 FabricBoundResult
-FabricBound::Of(const std::vector<BoundMessage>& messages)
+FabricBound::Of(const std::vector<BoundMessage>& messages, std::vector<double>* endpointSeconds)
 {
     const auto& links = m_graph.GetLinks();
     std::vector<const BoundMessage*> byDst(messages.size());
@@ -137,6 +137,18 @@ FabricBound::Of(const std::vector<BoundMessage>& messages)
     FabricBoundResult best;
     const auto& profiles = m_graph.GetProfiles();
     std::sort(m_touchedLinks.begin(), m_touchedLinks.end());
+    if (endpointSeconds)
+    {
+        endpointSeconds->assign(m_endpointNodes.size(), 0.0);
+        if (m_endpointOf.empty())
+        {
+            m_endpointOf.assign(m_graph.GetNodes().size(), UINT32_MAX);
+            for (uint32_t e = 0; e < m_endpointNodes.size(); ++e)
+            {
+                m_endpointOf[m_endpointNodes[e]] = e;
+            }
+        }
+    }
     for (const uint32_t directed : m_touchedLinks)
     {
         const Load& l = m_links[directed];
@@ -146,6 +158,17 @@ FabricBound::Of(const std::vector<BoundMessage>& messages)
         const double wire = l.payload + l.packets * (full - m_mtu) + l.messages * (first - full);
         const double rate = static_cast<double>(p.rate.GetBitRate());
         const double seconds = rate > 0 ? wire * 8.0 / rate : 0.0;
+        if (endpointSeconds)
+        {
+            for (const uint32_t n : {links[directed / 2].a, links[directed / 2].b})
+            {
+                if (m_endpointOf[n] != UINT32_MAX)
+                {
+                    double& own = (*endpointSeconds)[m_endpointOf[n]];
+                    own = std::max(own, seconds);
+                }
+            }
+        }
         if (seconds > best.seconds)
         {
             best.seconds = seconds;

@@ -66,9 +66,13 @@ class FabricBound
 
     /**
      * \param messages the messages (any order)
+     * \param endpointSeconds if given: per endpoint, the time its busiest own link (a link at
+     *        the endpoint's node, either direction) needs for these messages, seconds (resized
+     *        to the endpoints and overwritten)
      * \return their busiest directed link
      */
-    FabricBoundResult Of(const std::vector<BoundMessage>& messages);
+    FabricBoundResult Of(const std::vector<BoundMessage>& messages,
+                         std::vector<double>* endpointSeconds = nullptr);
 
   private:
     /// Load on a directed link or into a node: payload bytes, packets, messages (fractional).
@@ -87,6 +91,7 @@ class FabricBound
 
     const FabricGraph& m_graph;            //!< the fabric
     std::vector<uint32_t> m_endpointNodes; //!< endpoint -> node
+    std::vector<uint32_t> m_endpointOf;    //!< node -> endpoint (UINT32_MAX: none)
     uint32_t m_mtu;                        //!< the fabric's smallest MTU
     std::size_t m_cacheEntries;            //!< most cached distance vectors
     std::list<uint32_t> m_lru;             //!< cached destinations, most recent first

@@ -165,7 +165,9 @@ StragglerOf(const std::vector<double>& finishS,
     f.delayedGpu = f.delayedPosition < gpus.size() ? gpus[f.delayedPosition] : f.delayedPosition;
     f.delayS = delay[f.delayedPosition];
     f.medianDelayS = Percentile(delay, 50.0);
-    f.fabric = f.delayS - f.medianDelayS > STRAGGLER_SHARE * std::max(f.medianS - startS, 0.0);
+    f.lastDelayS = delay[f.position];
+    f.fabric = f.delayS - f.medianDelayS
+               > STRAGGLER_SHARE * std::max(finishS[f.delayedPosition] - startS, 0.0);
     return f;
 }
 

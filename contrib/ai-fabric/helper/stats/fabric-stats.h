@@ -93,8 +93,8 @@ StragglerFigure StragglerOf(const std::vector<double>& finishS,
  * \brief A straggler that knows the schedule: StragglerOf() for the last rank, plus the rank
  * the fabric delayed most (ScheduleReplay: its finish in the run less its finish had the
  * fabric not delayed its messages). A straggler is reported (StragglerFigure::fabric) when
- * that rank's delay exceeds the median rank's by more than STRAGGLER_SHARE of the median
- * rank's time from the start: a rank that ends last by its schedule (a 1F1B pipeline's first
+ * that rank's delay exceeds the median rank's by more than STRAGGLER_SHARE of its own time
+ * from the start: a rank that ends last by its schedule (a 1F1B pipeline's first
  * stage, a tree's root) is not one, and on an idle fabric there is none.
  * \param finishS finish time of each rank in the run, seconds (absolute)
  * \param scheduleS its finish in the replay without the fabric's delays, seconds (same
@@ -108,9 +108,10 @@ StragglerFigure StragglerOf(const std::vector<double>& finishS,
                             const std::vector<uint32_t>& gpus,
                             double startS);
 
-/// A rank delayed by the fabric more than the median rank by this share of the median
-/// rank's time is a straggler (StragglerOf() with a schedule).
-constexpr double STRAGGLER_SHARE = 0.01;
+/// A rank delayed by the fabric more than the median rank by this share of its own time from
+/// the start is a straggler (StragglerOf() with a schedule): a documented threshold, above the
+/// few percent a fully loaded link loses to its start and drain.
+constexpr double STRAGGLER_SHARE = 0.05;
 
 /**
  * \ingroup ai-fabric

@@ -20,26 +20,27 @@ namespace ns3
  */
 struct FlowRecord
 {
-    uint64_t id{0};         //!< flow id, in issue order
-    std::string collective; //!< name of the collective (or training group) it belongs to
-    uint32_t step{0};       //!< algorithm step that issued it
-    uint32_t src{0};        //!< source GPU index
-    uint32_t dst{0};        //!< destination GPU index
-    uint64_t bytes{0};      //!< payload bytes
-    uint64_t wireBytes{0};  //!< bytes on the wire: the payload in its protocol's lines
-                            //!< (WireBytes(); equal to bytes for Simple or no protocol)
-    double postedS{0};      //!< time the message was posted to its queue pair (its
-                            //!< dependencies and slots done, plus its protocol's post
-                            //!< latency and its kernel's copy), seconds
-    double eligibleS{-1};   //!< time it became the head of its queue pair (the messages before
-                            //!< it sent), from when it could leave, seconds (-1: unknown: the
-                            //!< posted time is used)
-    double firstByteS{-1};  //!< time its first packet started leaving the source, seconds
-    double endS{0};         //!< time its last byte arrived, seconds
-    double sharedS{0};      //!< from eligible to its last packet leaving, the time the source
-                            //!< port spent sending the sender's other packets while this
-                            //!< message waited for its turn in the round robin, seconds
-    double idealS{0};       //!< its FCT alone on an empty fabric (MessageIdealTime()), seconds
+    uint64_t id{0};          //!< flow id, in issue order
+    std::string collective;  //!< name of the collective (or training group) it belongs to
+    uint32_t step{0};        //!< algorithm step that issued it
+    uint32_t src{0};         //!< source GPU index
+    uint32_t dst{0};         //!< destination GPU index
+    uint64_t bytes{0};       //!< payload bytes
+    uint64_t wireBytes{0};   //!< bytes on the wire: the payload in its protocol's lines
+                             //!< (WireBytes(); equal to bytes for Simple or no protocol)
+    double postedS{0};       //!< time the message was posted to its queue pair (its
+                             //!< dependencies and slots done, plus its protocol's post
+                             //!< latency and its kernel's copy), seconds
+    double eligibleS{-1};    //!< time it became the head of its queue pair (the messages before
+                             //!< it sent), from when it could leave, seconds (-1: unknown: the
+                             //!< posted time is used)
+    double firstByteS{-1};   //!< time its first packet started leaving the source, seconds
+    double endS{0};          //!< time its last byte arrived, seconds
+    double sharedS{0};       //!< from eligible to its last packet leaving, the time the source
+                             //!< port spent sending the sender's other packets while this
+                             //!< message waited for its turn in the round robin, seconds
+    double idealS{0};        //!< its FCT alone on an empty fabric (MessageIdealTime()), seconds
+    uint32_t op{UINT32_MAX}; //!< its workload op (internal: not written)
 
     /// \return when it could leave: eligibleS, or postedS if unknown
     double EligibleS() const
@@ -97,11 +98,12 @@ struct StragglerFigure
     double minusMedianS{0};      //!< finish - median, seconds
     bool scheduled{false};       //!< the fields below were measured against the schedule
     bool fabric{false};          //!< a straggler: a rank the fabric delayed more than the median
-                                 //!< rank by over STRAGGLER_SHARE of the median rank's time
+                                 //!< rank by over STRAGGLER_SHARE of its own time
     uint32_t delayedPosition{0}; //!< the rank the fabric delayed most (first on a tie)
     uint32_t delayedGpu{0};      //!< its GPU index
     double delayS{0};            //!< its finish less its finish without the fabric's delays, s
     double medianDelayS{0};      //!< the median rank's such delay, seconds
+    double lastDelayS{0};        //!< the last rank's such delay, seconds
 };
 
 /**
@@ -564,13 +566,17 @@ struct StragglerHop
     double share{0};         //!< attributedS / the flow's extra delay
 };
 
+/// StragglerFlow::flowId of a flow flows.csv does not list (a training flow not chosen by
+/// `results: flows`).
+constexpr uint64_t NO_FLOW_ID = UINT64_MAX;
+
 /**
  * \ingroup ai-fabric
  * \brief One of the slowest flows of a collective and where its extra delay came from.
  */
 struct StragglerFlow
 {
-    uint64_t flowId{0};             //!< FlowRecord::id (collectives only)
+    uint64_t flowId{0};             //!< FlowRecord::id (NO_FLOW_ID: not in flows.csv)
     std::string collective;         //!< collective name, or the training group kind ("dp", ...)
     std::string group;              //!< the workload group (= collective for a collective)
     bool training{false};           //!< a training job's flow: collective is its group kind
