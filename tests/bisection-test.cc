@@ -225,7 +225,7 @@ TEST(Bisection, CrossCutAllToAllReachesTheCutsCapacity)
     const BisectionRun run("xcut", true);
     ASSERT_EQ(run.Status(), 0) << run.Err();
     EXPECT_EQ(run.Text("bisection[0].split"), "first 2 of 4 leaves");
-    EXPECT_EQ(run.Text("bisection[0].cut"), "4 switch1->switch2 links");
+    EXPECT_EQ(run.Text("bisection[0].cut"), "4 leaf->spine links");
     const std::set<std::string> cut = CutPorts(run);
     EXPECT_EQ(cut,
               (std::set<std::string>{"leaf0->spine0",

@@ -1358,7 +1358,7 @@ class BisectionCutTestCase : public TestCase
             // links carry as much: the cut furthest from the GPUs), one direction each.
             NS_TEST_ASSERT_MSG_EQ(cut.elements.size(), 2U * spines, "cut links");
             NS_TEST_EXPECT_MSG_EQ(cut.cut,
-                                  std::to_string(2 * spines) + " switch1->switch2 links",
+                                  std::to_string(2 * spines) + " leaf->spine links",
                                   "where");
             double sum = 0;
             for (const BisectionCutInfo::Element& e : cut.elements)

@@ -3413,14 +3413,14 @@ spec::AdaptiveRoutingKeys()
                      "duration",
                      "> 0",
                      "a pause longer than this between two packets of a flow starts a new "
-                     "flowlet (default 4us, a configurable assumption)",
+                     "flowlet (default 4us, a configurable assumption); needs granularity flowlet",
                      [](const Field& f) { return PicoSecondsText(ReadTime(f, true)); }),
         AttributeKey("flowlet_table_size",
                      "FlowletTableSize",
                      "integer",
                      "1 to 16777216",
                      "entries of each switch's flowlet table, indexed by the flow's hash "
-                     "(default 4096)",
+                     "(default 4096); needs granularity flowlet",
                      [](const Field& f) { return std::to_string(ReadInteger(f, 1, 16777216)); }),
         AttributeKey("downstream_weight",
                      "DownstreamWeight",
@@ -3443,7 +3443,7 @@ spec::AdaptiveRoutingKeys()
                      ">= 0",
                      "the next switch's queue towards the destination counts as congestion only "
                      "beyond this (default 256KiB: ib-ndr's credit window per lane, an "
-                     "assumption)",
+                     "assumption); not with downstream_weight 0",
                      [](const Field& f) { return std::to_string(ReadBytes(f, false)); }),
         AttributeKey("band",
                      "Band",
@@ -3451,7 +3451,7 @@ spec::AdaptiveRoutingKeys()
                      ">= 0",
                      "unit of the exponential quality bands a port's cost is graded into; the "
                      "packet takes a random port of the best band (default 4KiB, one MTU "
-                     "packet); 0B = the least cost",
+                     "packet); 0B = the least cost; not with a bias",
                      [](const Field& f) { return std::to_string(ReadBytes(f, false)); }),
         AttributeKey("bias",
                      "Bias",
@@ -3465,7 +3465,7 @@ spec::AdaptiveRoutingKeys()
                      "`true` or `false`",
                      "",
                      "ties go to a random port (drawn from the switch's stream) instead of a "
-                     "rotating first (default false)",
+                     "rotating first (default false); needs band 0B and no bias",
                      [](const Field& f) { return std::string(ReadBool(f) ? "true" : "false"); }),
     };
     (void)u32;
@@ -3568,6 +3568,61 @@ ReadAdaptiveRouting(const Field& f, const std::string& path, ScenarioSpec& s)
                                 + s.topology.name
                                 + "' does not use it; give a dragonfly-plus topology "
                                   "routing: ugal, or remove it");
+        }
+    }
+    // A key whose mechanism the other keys switch off is an error at the key, as one whose
+    // strategy does not run: it would change nothing.
+    const Field* granularity = a.Find("granularity");
+    const bool flowlets = granularity && granularity->value.Scalar() == "flowlet";
+    for (const char* key : {"flowlet_gap", "flowlet_table_size"})
+    {
+        if (const Field* kf = a.Find(key); kf && !flowlets)
+        {
+            throw SpecError(kf->KeyWhere(),
+                            std::string("'") + key
+                                + "' sets a parameter of flowlets, but granularity is 'packet'"
+                                + (granularity ? "" : " (the default)")
+                                + "; set granularity: flowlet, or remove it");
+        }
+    }
+    const Field* bias = a.Find("bias");
+    const bool biased = bias && ReadBytes(*bias, false) > 0;
+    const Field* band = a.Find("band");
+    if (band && biased)
+    {
+        throw SpecError(band->KeyWhere(),
+                        "'band' grades the ports into quality bands, but with a bias ("
+                            + bias->value.Scalar()
+                            + ") a port is taken only if it costs less than the current one by "
+                              "the bias, and bands are not used; remove one of them");
+    }
+    if (const Field* ties = a.Find("random_ties"))
+    {
+        const bool strict = band && ReadBytes(*band, false) == 0;
+        if (biased || !strict)
+        {
+            throw SpecError(
+                ties->KeyWhere(),
+                std::string("'random_ties' breaks ties of the strict least cost, "
+                            "but ")
+                    + (biased
+                           ? "with a bias the current port keeps ties"
+                           : "with quality bands (band "
+                                 + (band ? band->value.Scalar() : std::string("4KiB, the default"))
+                                 + ") a random port of the best band is "
+                                   "taken already")
+                    + "; set band: 0B" + (biased ? " and no bias" : "") + ", or remove it");
+        }
+    }
+    if (const Field* threshold = a.Find("downstream_threshold"))
+    {
+        const Field* weight = a.Find("downstream_weight");
+        if (weight && ReadNumber(*weight, "0.5") == 0)
+        {
+            throw SpecError(threshold->KeyWhere(),
+                            "'downstream_threshold' sets when the next switch's queue counts, but "
+                            "downstream_weight is 0 (the local queue alone); give a weight, or "
+                            "remove it");
         }
     }
     s.adaptiveRoutingAttributes = ReadAttributes(a, AdaptiveRoutingKeys());

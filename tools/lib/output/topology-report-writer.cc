@@ -172,8 +172,12 @@ WriteTopologyJson(const TopologyReport& report, const std::string& path)
 void
 PrintTopologyReport(const TopologyReport& r, std::ostream& os)
 {
-    os << "topology " << r.name << " (" << r.kind << "): " << r.gpus << " GPUs, " << r.nics
-       << " NICs, " << r.switches << " switches, " << r.links << " links";
+    const auto count = [](uint64_t n, const char* one, const char* many) {
+        return std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    os << "topology " << r.name << " (" << r.kind << "): " << count(r.gpus, "GPU", "GPUs") << ", "
+       << count(r.nics, "NIC", "NICs") << ", " << count(r.switches, "switch", "switches") << ", "
+       << count(r.links, "link", "links");
     if (r.servers > 0)
     {
         os << ", " << r.servers << " servers";
@@ -202,8 +206,8 @@ PrintTopologyReport(const TopologyReport& r, std::ostream& os)
         {
             os << " to " << RatioText(o.maxRatio);
         }
-        os << " (" << Gbps(o.downBps) << " down / " << Gbps(o.upBps) << " up, " << o.switches
-           << " switches)";
+        os << " (" << Gbps(o.downBps) << " down / " << Gbps(o.upBps) << " up, "
+           << count(o.switches, "switch", "switches") << ")";
     }
     os << "\n  paths: diameter " << r.paths.diameterHops << " hops; equal-cost shortest paths per "
        << "GPU pair min " << Num(r.paths.minPaths) << ", mean " << Num(r.paths.meanPaths)

@@ -356,6 +356,13 @@ EndName(const FabricGraph::Node& n)
     return "switch" + std::to_string(n.tier);
 }
 
+/// \return "gpu", "nic" or the switch tier's name ("leaf", "spine", "rail", "tier<N>")
+std::string
+CutEndName(const FabricGraph& graph, const FabricGraph::Node& n)
+{
+    return n.kind == FabricGraph::NodeKind::SWITCH ? graph.GetTierName(n.tier) : EndName(n);
+}
+
 /// \return the link class of a link's ends, the same naming as the ports CSV
 std::string
 EndsName(const FabricGraph::Node& a, const FabricGraph::Node& b)
@@ -775,7 +782,14 @@ DescribeSplitCut(const FabricGraph& graph, const SplitCut& cut)
         {
             const auto& l = links[arc.link];
             const uint32_t to = arc.from == l.a ? l.b : l.a;
-            ++classes[EndName(nodes[arc.from]) + "->" + EndName(nodes[to])];
+            // By the generator's tier names ("leaf->spine", "rail->spine"); Dragonfly+'s
+            // links between groups are "global".
+            const auto& x = nodes[arc.from];
+            const auto& y = nodes[to];
+            const bool global = x.group != FabricGraph::NONE && y.group != FabricGraph::NONE
+                                && x.group != y.group;
+            ++classes[(global ? "global " : "") + CutEndName(graph, x) + "->"
+                      + CutEndName(graph, y)];
         }
         else
         {

@@ -15,11 +15,11 @@ namespace ns3
 namespace
 {
 
-/// \return the key of (port, source, message) in RelayWaitMeter's open messages
+/// \return the key of (source, message) in a port's open messages
 uint64_t
-Key(uint32_t port, uint32_t src, uint32_t msgId)
+Key(uint32_t src, uint32_t msgId)
 {
-    return (static_cast<uint64_t>(port) << 48) ^ (static_cast<uint64_t>(src) << 32) ^ msgId;
+    return (static_cast<uint64_t>(src) << 32) | msgId;
 }
 
 } // namespace
@@ -35,6 +35,7 @@ RelayWaitMeter::ConnectRelayPort(Ptr<FabricNetDevice> device, uint32_t endpoint)
     const auto port = static_cast<uint32_t>(m_ports.size());
     m_ports.push_back(device);
     m_endpoint.push_back(endpoint);
+    m_open.emplace_back();
     device->TraceConnectWithoutContext(
         "FirstPacketEnqueue",
         MakeCallback(&RelayWaitMeter::FirstPacketEnqueue, this, port));
@@ -51,7 +52,7 @@ RelayWaitMeter::FirstPacketEnqueue(uint32_t port, const FabricFields& header)
     {
         return; // control, or its own message (pulled, not queued)
     }
-    m_open[Key(port, header.m_src, header.m_msgId)]
+    m_open[port][Key(header.m_src, header.m_msgId)]
         = m_ports[port]->GetBusyTimeUntilNow().GetPicoSeconds();
 }
 
@@ -61,8 +62,9 @@ RelayWaitMeter::LastPacketDequeue(uint32_t port,
                                   Time /* wait */,
                                   Time /* held */)
 {
-    const auto it = m_open.find(Key(port, header.m_src, header.m_msgId));
-    if (it == m_open.end())
+    auto& open = m_open[port];
+    const auto it = open.find(Key(header.m_src, header.m_msgId));
+    if (it == open.end())
     {
         return;
     }
@@ -76,7 +78,7 @@ RelayWaitMeter::LastPacketDequeue(uint32_t port,
     const int64_t ownPs = static_cast<int64_t>(static_cast<unsigned __int128>(own) * 8u
                                                * 1000000000000ull / dev.GetDataRate().GetBitRate());
     const int64_t busy = dev.GetBusyTimeUntilNow().GetPicoSeconds() - it->second;
-    m_open.erase(it);
+    open.erase(it);
     std::vector<int64_t>& v = m_sharedPs[header.m_src];
     if (header.m_msgId >= v.size())
     {

@@ -72,10 +72,10 @@ class RelayWaitMeter
      */
     void LastPacketDequeue(uint32_t port, const FabricFields& header, Time wait, Time held);
 
-    std::vector<Ptr<FabricNetDevice>> m_ports;    //!< the relay ports
-    std::vector<uint32_t> m_endpoint;             //!< per port: its GPU's endpoint
-    std::unordered_map<uint64_t, int64_t> m_open; //!< (port, src, msg) -> busy at
-                                                  //!< the first packet's arrival
+    std::vector<Ptr<FabricNetDevice>> m_ports; //!< the relay ports
+    std::vector<uint32_t> m_endpoint;          //!< per port: its GPU's endpoint
+    /// per relay port: (src << 32 | msg) -> the port's busy time at its first packet
+    std::vector<std::unordered_map<uint64_t, int64_t>> m_open;
     std::vector<std::vector<int64_t>> m_sharedPs; //!< [src][msgId] (-1: not relayed)
 };
 
