@@ -132,6 +132,7 @@ struct ScenarioSpec
     double resultFlowSample{1.0};      //!< share of the chosen training flows written (0, 1]
     bool resultFlowSampleGiven{false}; //!< `results: flow_sample` was given
     SpecLocation resultFlowsWhere;     //!< where `results: flows` (or flow_sample) was given
+    std::vector<SpecLocation> resultFlowKindsWhere; //!< where each of resultFlowKinds was written
 
     /// Straggler attribution (`attribution:`); AUTO is resolved by ResolveAttribution() (on
     /// up to ATTRIBUTION_AUTO_MAX_MESSAGES messages).

@@ -4059,6 +4059,7 @@ ReadScenarioFile(const std::string& path)
                               + (node.IsScalar() ? "'" + v + "'" : Describe(node)));
                 }
                 s.resultFlowKinds.push_back(v);
+                s.resultFlowKindsWhere.push_back(item.ValueWhere());
             };
             if (fl->value.IsSequence())
             {

@@ -277,8 +277,9 @@ BuildTraining(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl, 
         }
     }
     // `results: flows` names only kinds of group this job has (every iteration has the same).
-    for (const std::string& k : spec.resultFlowKinds)
+    for (size_t i = 0; i < spec.resultFlowKinds.size(); ++i)
     {
+        const std::string& k = spec.resultFlowKinds[i];
         const auto& groups = tb.iterations.front().groups;
         if (k != "all" && std::none_of(groups.begin(), groups.end(), [&k](const auto& g) {
                 return k == TrainingGroupInfo::KindName(g.kind);
@@ -297,7 +298,8 @@ BuildTraining(const ScenarioSpec& spec, const FabricGraph& graph, Workload& wl, 
             {
                 names += (names.empty() ? "'" : ", '") + n + "'";
             }
-            throw SpecError(spec.resultFlowsWhere,
+            throw SpecError(i < spec.resultFlowKindsWhere.size() ? spec.resultFlowKindsWhere[i]
+                                                                 : spec.resultFlowsWhere,
                             "flows: the training job has no '" + k
                                 + "' group (tp needs tp > 1, pp-* pp > 1, dp dp > 1, expert-dp "
                                   "an expert-DP group of 2 or more, moe-* moe_layers and ep > 1); "
