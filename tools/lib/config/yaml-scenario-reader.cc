@@ -3911,10 +3911,15 @@ ReadScenarioFile(const std::string& path)
     {
         if (s.forwarding != ForwardingMode::ECMP)
         {
-            throw SpecError(f->KeyWhere(),
-                            "'ecmp_hash' sets the fields ECMP hashes, but forwarding is "
-                                + SpecName(s.forwarding)
-                                + ", which hashes nothing; remove it, or set forwarding to ecmp");
+            throw SpecError(
+                f->KeyWhere(),
+                "'ecmp_hash' sets the fields ECMP hashes, but forwarding is "
+                    + SpecName(s.forwarding)
+                    + (s.forwarding == ForwardingMode::ADAPTIVE
+                           ? ", whose flowlets and bias key a flow by source, destination and "
+                             "queue pair (the 5-tuple) whatever this key says"
+                           : ", which hashes nothing")
+                    + "; remove it, or set forwarding to ecmp");
         }
         s.ecmpHash = ReadEcmpHash(*f);
     }
