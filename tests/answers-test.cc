@@ -331,6 +331,25 @@ TEST(Answers, BoundNamesTheBottleneckWithinFivePercent)
     }
 }
 
+// The bound's latency term on a fabric without servers: the network's post latency and the
+// quickest path's alpha, not the in-server level's (which such a fabric does not have; it
+// used to read sim/bound 1.34 for one idle message).
+TEST(Answers, BoundLatencyOnAFabricWithoutServersIsTheNetworks)
+{
+    const RunResults r
+        = RunNamed("bound-no-servers",
+                   "topology: {kind: leaf-spine, leaves: 2, gpus_per_leaf: 4, spines: 2}\n"
+                   "traffic:\n  collectives:\n    - name: c\n      op: send-recv\n"
+                   "      transfers: [{src: 0, dst: 1, size: 1MiB}]\n");
+    ASSERT_TRUE(r.complete);
+    const CollectiveResult& k = r.collectives[0];
+    ASSERT_GT(k.bound.seconds, 0);
+    const double ratio = k.durationS / k.bound.seconds;
+    EXPECT_GE(ratio, 0.999) << "the bound is a bound";
+    EXPECT_LE(ratio, 1.005) << "an idle message is its bound: latency " << k.bound.latencyS;
+    EXPECT_EQ(k.bound.link, "gpu0->leaf0");
+}
+
 namespace
 {
 

@@ -233,7 +233,8 @@ WriteReportCollectives(const RunResults& r, std::ostream& os)
     }
     os << "*analytic* is the textbook alpha-beta formula on the collective's paths; *bound* is "
           "the fabric-aware bound: the bytes the algorithm puts on its busiest link over that "
-          "link's rate, plus the launch latency and one step's alpha (docs/collectives.md, "
+          "link's rate, plus the launch latency and the quickest message's alpha "
+          "(docs/collectives.md, "
           "\"Fabric-aware bound\"). sim/analytic far from 1 with sim/bound near 1 is the formula's "
           "error, not "
           "the fabric's; sim/bound well above 1 is congestion the fabric adds.\n\n";

@@ -637,7 +637,8 @@ MeasureOps(const FabricGraph& graph,
 /**
  * \brief The fabric-aware bound of a group (docs/collectives.md, "Fabric-aware bound"): its
  * messages' busiest link (FabricBound) plus the latency no schedule overlaps: the launch
- * latency and one step's alpha on the algorithm's paths (with the protocol's post latency).
+ * latency and the quickest message's alpha on the algorithm's paths (with its level's post
+ * latency; CollectiveCost::FastestAlphaS()).
  * \param bound the fabric's bound
  * \param graph the fabric
  * \param ports the run's ports (names and tier classes)
@@ -673,10 +674,9 @@ GroupBound(FabricBound& bound,
     const FabricBoundResult b = bound.Of(messages, endpointSeconds);
     BoundFigure f;
     f.bandwidthS = b.seconds;
-    // The latency no schedule overlaps: the launch, then one message's way along the
-    // algorithm's paths (its alpha, with the protocol's post latency; the shorter level's).
-    const double step = cost.intra.alphaS > 0 ? std::min(cost.inter.alphaS, cost.intra.alphaS)
-                                              : cost.inter.alphaS;
+    // The latency no schedule overlaps: the launch, then the quickest message's way along
+    // the algorithm's paths (its alpha, with its level's post latency).
+    const double step = cost.FastestAlphaS() >= 0 ? cost.FastestAlphaS() : cost.inter.alphaS;
     f.latencyS = g.launchLatency.GetSeconds() + std::max(step, 0.0);
     f.seconds = f.bandwidthS + f.latencyS;
     if (b.link >= 0)

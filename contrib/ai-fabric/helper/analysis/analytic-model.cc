@@ -555,6 +555,8 @@ CollectiveAlphaBeta(const FabricGraph& graph, const WorkloadGroup& g)
     for (const CollectivePath& path : paths)
     {
         const AlphaBeta ab = PathAlphaBeta(graph, r[path.from], r[path.to]);
+        double& quickest = path.intra ? cost.fastestIntraS : cost.fastestInterS;
+        quickest = quickest < 0 ? ab.alphaS : std::min(quickest, ab.alphaS);
         AlphaBeta& into = path.intra ? cost.intra : cost.inter;
         const bool crosses = CrossesServers(graph, r[path.from], r[path.to]);
         interCrosses = interCrosses || (!path.intra && crosses);
@@ -640,8 +642,18 @@ AddProtocolCost(const WorkloadGroup& g, bool interCrosses, CollectiveCost& cost)
         cost.intra.betaSPerByte = std::max(cost.intra.betaSPerByte, kernel);
         cost.inter.betaSPerByte = std::max(cost.inter.betaSPerByte, kernel);
     }
-    cost.intra.alphaS += g.hopLatencyIntra.GetSeconds();
-    cost.inter.alphaS += (interCrosses ? g.hopLatencyInter : g.hopLatencyIntra).GetSeconds();
+    const double postIntra = g.hopLatencyIntra.GetSeconds();
+    const double postInter = (interCrosses ? g.hopLatencyInter : g.hopLatencyIntra).GetSeconds();
+    cost.intra.alphaS += postIntra;
+    cost.inter.alphaS += postInter;
+    if (cost.fastestIntraS >= 0)
+    {
+        cost.fastestIntraS += postIntra;
+    }
+    if (cost.fastestInterS >= 0)
+    {
+        cost.fastestInterS += postInter;
+    }
 }
 
 void

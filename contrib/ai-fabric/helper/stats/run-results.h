@@ -110,13 +110,13 @@ struct StragglerFigure
  * \ingroup ai-fabric
  * \brief The fabric-aware bound of a group of messages (FabricBound; docs/collectives.md,
  * "Fabric-aware bound"): the busiest link's wire bytes over its rate, plus the launch latency and
- * one step's alpha on its paths.
+ * the quickest message's alpha on its paths.
  */
 struct BoundFigure
 {
     double seconds{-1};    //!< bandwidthS + latencyS (negative: none)
     double bandwidthS{0};  //!< the bottleneck link's wire bytes / rate, seconds
-    double latencyS{0};    //!< the launch latency and one step's alpha, seconds
+    double latencyS{0};    //!< the launch latency and the quickest message's alpha, seconds
     std::string link;      //!< the bottleneck: "node->peer" (empty: no link crossed)
     std::string tierClass; //!< its tier class (gpu-leaf, leaf-spine, nvlink, ...)
     double wireBytes{0};   //!< the bytes the group puts on it, with headers

@@ -4,6 +4,7 @@
 #ifndef AI_FABRIC_COLLECTIVE_COST_H
 #define AI_FABRIC_COLLECTIVE_COST_H
 
+#include <algorithm>
 #include <cstdint>
 
 namespace ns3
@@ -42,6 +43,20 @@ struct CollectiveCost
 {
     AlphaBeta inter; //!< between ranks; hierarchical: between nodes, along a rail
     AlphaBeta intra; //!< hierarchical only: between the GPUs of one node
+    /// The smallest alpha of one message on the algorithm's in-server (intra) and other
+    /// (inter) paths, each level's post latency included once AddProtocolCost() ran;
+    /// negative: the level has no path (CollectiveAlphaBeta()).
+    double fastestIntraS{-1};
+    double fastestInterS{-1}; //!< see fastestIntraS
+
+    /// \return the quickest message's alpha over both levels (the latency the fabric-aware
+    /// bound adds: no message arrives sooner after it is posted); negative: no path known
+    double FastestAlphaS() const
+    {
+        return fastestIntraS < 0   ? fastestInterS
+               : fastestInterS < 0 ? fastestIntraS
+                                   : std::min(fastestIntraS, fastestInterS);
+    }
 };
 
 /**
