@@ -360,6 +360,12 @@ TEST(RoutingChoice, ReorderWindowKeepsReorderingFromTriggeringGoBackN)
     ASSERT_EQ(none.collectives.size(), 1u);
     EXPECT_LT(held.collectives[0].durationS, 0.5 * none.collectives[0].durationS);
     EXPECT_LT(held.counters.drops * 4, none.counters.drops);
+    // What recovery cost is counted (summary.json fabric, the printed recovery line): without
+    // the window, reordered packets are dropped at the receivers and sent again.
+    EXPECT_GT(none.counters.outOfOrderDrops, 0u);
+    EXPECT_GT(none.counters.retransmittedPackets, none.counters.drops);
+    EXPECT_LT(held.counters.retransmittedPackets * 4, none.counters.retransmittedPackets);
+    EXPECT_LT(held.counters.outOfOrderDrops, none.counters.outOfOrderDrops);
 }
 
 // reorder_window: at most 65536 packets or auto, only where go-back-N runs.

@@ -447,6 +447,13 @@ WriteReportFlowControl(const RunResults& r, std::ostream& os)
         {"drops on lossless ports", std::to_string(k.losslessDrops)},
         {"peak switch buffer", Bytes(k.peakBufferBytes)},
         {"congestion control", r.congestionControl}};
+    if (k.retransmittedPackets > 0 || k.outOfOrderDrops > 0 || k.retransmissionTimeouts > 0)
+    {
+        rows.push_back({"packets sent again (go-back-N)", std::to_string(k.retransmittedPackets)});
+        rows.push_back(
+            {"packets dropped out of order at receivers", std::to_string(k.outOfOrderDrops)});
+        rows.push_back({"retransmission timeouts", std::to_string(k.retransmissionTimeouts)});
+    }
     if (r.congestionControl != "none")
     {
         rows.push_back({"CNPs sent (receivers)", std::to_string(k.cnpsSent)});

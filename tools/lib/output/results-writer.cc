@@ -874,6 +874,9 @@ WriteSummaryJson(const RunResults& r, std::ostream& os)
     w.Key("rate_cuts").Uint(r.counters.rateCuts);
     w.Key("rate_increases").Uint(r.counters.rateIncreases);
     w.Key("controlled_qps").Uint(r.counters.controlledQps);
+    w.Key("retransmitted_packets").Uint(r.counters.retransmittedPackets);
+    w.Key("retransmission_timeouts").Uint(r.counters.retransmissionTimeouts);
+    w.Key("out_of_order_drops").Uint(r.counters.outOfOrderDrops);
     w.Key("min_rate_gbps");
     if (r.counters.controlledQps > 0)
     {
@@ -1462,6 +1465,12 @@ PrintSummaryTable(const RunResults& r, std::ostream& os)
     os << "fabric: " << k.drops << " drops, " << k.pauseFrames << " PFC pauses ("
        << HumanTime(k.pausedS) << " paused), " << HumanTime(k.stallS) << " flow-control stall, "
        << k.ecnMarks << " ECN marks\n";
+    if (k.retransmittedPackets > 0 || k.outOfOrderDrops > 0 || k.retransmissionTimeouts > 0)
+    {
+        os << "recovery (go-back-N): " << k.retransmittedPackets << " packets sent again, "
+           << k.outOfOrderDrops << " dropped out of order at receivers, "
+           << k.retransmissionTimeouts << " timeouts\n";
+    }
     if (r.congestionControl != "none")
     {
         os << "congestion control (" << r.congestionControl << "): " << k.cnpsSent << " CNPs sent, "

@@ -271,6 +271,9 @@ FabricStatsHelper::CollectCongestionControl(FabricStatsResults& r) const
         k.cnpsReceived += t->GetCnpsReceived();
         k.rateCuts += t->GetRateCuts();
         k.rateIncreases += t->GetRateChanges() - t->GetRateCuts();
+        k.retransmittedPackets += t->GetRetransmittedPackets();
+        k.retransmissionTimeouts += t->GetTimeouts();
+        k.outOfOrderDrops += t->GetOutOfOrderDrops();
         if (!m_congestionControl)
         {
             continue;

@@ -276,13 +276,17 @@ struct FabricCounters
     double stallS{0};            //!< time ports had packets but flow control held them, seconds
     uint64_t ecnMarks{0};        //!< packets marked CE
     uint64_t peakBufferBytes{0}; //!< largest shared-buffer occupancy of any switch, bytes
-    uint64_t ecnMarkedReceived{0}; //!< data packets receivers got marked CE
-    uint64_t cnpsSent{0};          //!< CNPs sent (notification points)
-    uint64_t cnpsReceived{0};      //!< CNPs received (reaction points)
-    uint64_t rateCuts{0};          //!< queue pairs' rate changes to a lower rate
-    uint64_t rateIncreases{0};     //!< queue pairs' rate changes to a higher rate
-    uint64_t controlledQps{0};     //!< queue pairs that got a controller (received a CNP)
-    double minRateGbps{0};         //!< lowest rate any queue pair was held to, Gb/s (0: none)
+    uint64_t ecnMarkedReceived{0};      //!< data packets receivers got marked CE
+    uint64_t cnpsSent{0};               //!< CNPs sent (notification points)
+    uint64_t cnpsReceived{0};           //!< CNPs received (reaction points)
+    uint64_t rateCuts{0};               //!< queue pairs' rate changes to a lower rate
+    uint64_t rateIncreases{0};          //!< queue pairs' rate changes to a higher rate
+    uint64_t controlledQps{0};          //!< queue pairs that got a controller (received a CNP)
+    double minRateGbps{0};              //!< lowest rate any queue pair was held to, Gb/s (0: none)
+    uint64_t retransmittedPackets{0};   //!< data packets sent again (go-back-N)
+    uint64_t retransmissionTimeouts{0}; //!< timeouts that rewound a queue pair
+    uint64_t outOfOrderDrops{0}; //!< data packets receivers dropped for arriving ahead of the
+                                 //!< expected PSN (beyond the reorder window)
 };
 
 /**
