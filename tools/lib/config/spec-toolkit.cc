@@ -650,10 +650,20 @@ ReadBool(const Field& f)
 double
 ReadFraction(const Field& f)
 {
-    const std::string text = ScalarOf(f, "a number between 0 and 1 such as 0.2");
+    return ReadPlainDecimal(f, 1, "0.2");
+}
+
+double
+ReadPlainDecimal(const Field& f, double max, const std::string& example)
+{
+    std::ostringstream bound;
+    bound.imbue(std::locale::classic());
+    bound << max;
+    const std::string range = "a number between 0 and " + bound.str();
+    const std::string text = ScalarOf(f, range + " such as " + example);
     if (!text.empty() && (text[0] == '-' || text[0] == '+'))
     {
-        f.Fail("'" + text + "': expected a number between 0 and 1 without a sign");
+        f.Fail("'" + text + "': expected " + range + " without a sign");
     }
     const std::size_t dot = text.find('.');
     const std::string whole = text.substr(0, dot);
@@ -664,7 +674,7 @@ ReadFraction(const Field& f)
     };
     if (!allDigits(whole) || (dot != std::string::npos && !allDigits(fraction)))
     {
-        f.Fail("'" + text + "' is not a plain decimal number; write e.g. 0.2");
+        f.Fail("'" + text + "' is not a plain decimal number; write e.g. " + example);
     }
     if (whole.size() > 1 && whole[0] == '0')
     {
@@ -675,9 +685,9 @@ ReadFraction(const Field& f)
     in.imbue(std::locale::classic());
     double value = 0;
     in >> value;
-    if (value > 1)
+    if (value > max)
     {
-        f.Fail("must be between 0 and 1, got " + text);
+        f.Fail("must be between 0 and " + bound.str() + ", got " + text);
     }
     return value;
 }

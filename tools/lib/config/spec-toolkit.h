@@ -356,6 +356,17 @@ bool ReadBool(const Field& f);
 double ReadFraction(const Field& f);
 
 /**
+ * \brief A plain decimal number between 0 and \p max, in ReadFraction()'s grammar (no sign,
+ * exponent, unit or leading zeros).
+ * \param f a field
+ * \param max the largest value
+ * \param example a value to show in the error
+ * \return the value, in [0, max]
+ * \throws SpecError at the value
+ */
+double ReadPlainDecimal(const Field& f, double max, const std::string& example);
+
+/**
  * \brief A name: non-empty, no surrounding spaces, none of / \ , " or control characters
  * (names end up in result paths and CSV cells).
  * \param f a field

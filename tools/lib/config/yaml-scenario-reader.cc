@@ -3401,10 +3401,11 @@ spec::AdaptiveRoutingKeys()
                      "choose a port for every packet, or at the first packet of a flowlet "
                      "(default `packet`, as InfiniBand adaptive routing and Spectrum-X do)",
                      [](const Field& f) {
-                         const std::string v = f.value.Scalar();
+                         const std::string v = f.value.IsScalar() ? f.value.Scalar() : "";
                          if (v != "packet" && v != "flowlet")
                          {
-                             f.Fail("must be 'packet' or 'flowlet', got '" + v + "'");
+                             f.Fail("must be 'packet' or 'flowlet', got "
+                                    + (f.value.IsScalar() ? "'" + v + "'" : Describe(f.value)));
                          }
                          return v;
                      }),
@@ -3429,14 +3430,7 @@ spec::AdaptiveRoutingKeys()
                      "weight of the next switch's congestion towards the destination (its queue "
                      "beyond downstream_threshold) in a port's cost (default 1); 0 = the local "
                      "egress queue alone",
-                     [](const Field& f) {
-                         const double w = ReadNumber(f, "0.5");
-                         if (!(w >= 0 && w <= 1000))
-                         {
-                             f.Fail("must be between 0 and 1000, got " + f.value.Scalar());
-                         }
-                         return DoubleText(w);
-                     }),
+                     [](const Field& f) { return DoubleText(ReadPlainDecimal(f, 1000, "0.5")); }),
         AttributeKey("downstream_threshold",
                      "DownstreamThreshold",
                      "size",
@@ -3482,14 +3476,7 @@ spec::UgalRoutingKeys()
                      "0 to 1000, plain decimal",
                      "weight of the next switch's queue in each path's queue estimate; 0 = "
                      "UGAL-L, the local queues alone (default 1)",
-                     [](const Field& f) {
-                         const double w = ReadNumber(f, "0.5");
-                         if (!(w >= 0 && w <= 1000))
-                         {
-                             f.Fail("must be between 0 and 1000, got " + f.value.Scalar());
-                         }
-                         return DoubleText(w);
-                     }),
+                     [](const Field& f) { return DoubleText(ReadPlainDecimal(f, 1000, "0.5")); }),
         AttributeKey("ugal_threshold",
                      "Threshold",
                      "size",
@@ -3563,11 +3550,17 @@ ReadAdaptiveRouting(const Field& f, const std::string& path, ScenarioSpec& s)
     {
         if (const Field* kf = a.Find(k.key); kf && !ugal)
         {
+            const std::string why
+                = s.topology.Is<DragonflyPlusSpec>()
+                      ? "the Dragonfly+ topology's routing is '"
+                            + PathChoiceNames()[static_cast<std::size_t>(
+                                s.topology.As<DragonflyPlusSpec>().routing)]
+                            + "'; set routing: ugal"
+                      : "the topology '" + s.topology.name
+                            + "' does not use it; give a dragonfly-plus topology routing: ugal";
             throw SpecError(kf->KeyWhere(),
-                            "'" + k.key + "' sets a parameter of UGAL, but the topology '"
-                                + s.topology.name
-                                + "' does not use it; give a dragonfly-plus topology "
-                                  "routing: ugal, or remove it");
+                            "'" + k.key + "' sets a parameter of UGAL, but " + why
+                                + ", or remove it");
         }
     }
     // A key whose mechanism the other keys switch off is an error at the key, as one whose
@@ -3617,7 +3610,7 @@ ReadAdaptiveRouting(const Field& f, const std::string& path, ScenarioSpec& s)
     if (const Field* threshold = a.Find("downstream_threshold"))
     {
         const Field* weight = a.Find("downstream_weight");
-        if (weight && ReadNumber(*weight, "0.5") == 0)
+        if (weight && ReadPlainDecimal(*weight, 1000, "0.5") == 0)
         {
             throw SpecError(threshold->KeyWhere(),
                             "'downstream_threshold' sets when the next switch's queue counts, but "
@@ -4062,6 +4055,15 @@ ReadScenarioFile(const std::string& path)
                     }
                     item.Fail("a kind of training group (" + names + "), got "
                               + (node.IsScalar() ? "'" + v + "'" : Describe(node)));
+                }
+                if (std::find(s.resultFlowKinds.begin(), s.resultFlowKinds.end(), v)
+                    != s.resultFlowKinds.end())
+                {
+                    item.Fail("'" + v + "' is listed twice");
+                }
+                if (!s.resultFlowKinds.empty() && (v == "all" || s.resultFlowKinds[0] == "all"))
+                {
+                    item.Fail("'all' chooses every kind; list kinds or write 'all', not both");
                 }
                 s.resultFlowKinds.push_back(v);
                 s.resultFlowKindsWhere.push_back(item.ValueWhere());
