@@ -205,7 +205,9 @@ TEST(Reliability, NamesCannotLeaveTheResultsDirectory)
     std::ofstream(s / "base.yaml") << "topology:\n  kind: single-switch\n  gpus: 4\n"
                                    << "traffic:\n  collectives:\n"
                                    << "    - {name: ar, op: all-reduce, size: 1MiB}\n";
-    for (const std::string name : {"../../x", "/tmp/x", ".."})
+    // A name no earlier run can have left behind (a stray /tmp/x would fail the check below).
+    const std::string escape = "ai-fabric-escape-" + std::to_string(getpid());
+    for (const std::string& name : {"../../" + escape, "/tmp/" + escape, std::string("..")})
     {
         std::ofstream(s / "sweep.yaml") << "name: '" << name << "'\nbase: base.yaml\n"
                                         << "parameters:\n  - {key: seed, values: [1, 2]}\n";
@@ -215,7 +217,8 @@ TEST(Reliability, NamesCannotLeaveTheResultsDirectory)
             << name << ": " << o.err;
     }
     EXPECT_FALSE(fs::exists(s / "results"));
-    EXPECT_FALSE(fs::exists(s.parent_path() / "x"));
+    EXPECT_FALSE(fs::exists(s.parent_path() / escape));
+    EXPECT_FALSE(fs::exists(fs::path("/tmp") / escape));
 }
 
 /// Every file the tool reads goes through the same checks: a FIFO (which would block) as the

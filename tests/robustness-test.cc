@@ -225,8 +225,9 @@ TEST(Robustness, ProgressShowsBytesAndAFiniteEtaEarly)
     for (int i = 0; i < 2400 && withEta.empty(); ++i)
     {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        // stderr is a file here: one plain line per update (no carriage return, no escape).
         std::istringstream lines(aifabrictest::SlurpFile(s / "stderr.txt"));
-        for (std::string line; std::getline(lines, line, '\r');)
+        for (std::string line; std::getline(lines, line);)
         {
             if (line.find("[ai-fabric] [") != std::string::npos
                 && line.find("ETA --") == std::string::npos
@@ -240,6 +241,9 @@ TEST(Robustness, ProgressShowsBytesAndAFiniteEtaEarly)
     kill(pid, SIGTERM);
     Wait(pid);
     ASSERT_FALSE(withEta.empty()) << aifabrictest::SlurpFile(s / "stderr.txt");
+    const std::string all = aifabrictest::SlurpFile(s / "stderr.txt");
+    EXPECT_EQ(all.find('\r'), std::string::npos) << "a file gets plain lines";
+    EXPECT_EQ(all.find('\033'), std::string::npos) << "a file gets no terminal escapes";
     // "[ai-fabric] [#...]  12.3% bytes | sim 1.234 ms of ~56.789 ms | wall 1.5s | ETA 7s"
     const std::size_t pct = withEta.find("% bytes");
     ASSERT_NE(pct, std::string::npos) << withEta;

@@ -462,6 +462,7 @@ Run(const std::vector<std::string>& args)
         outLock.Claim(outDir);
     };
     options.progress = !quiet && (forceProgress || isatty(STDERR_FILENO));
+    options.progressInPlace = isatty(STDERR_FILENO);
     if (forceProgress)
     {
         options.progressAfterS = 0;

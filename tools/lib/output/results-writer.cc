@@ -1532,8 +1532,9 @@ PrintSummaryTable(const RunResults& r, std::ostream& os)
         }
         else if (c.fct.count > 0)
         {
-            // One receiving rank (an incast): no rank to compare, the tails alone.
-            os << "  FCT p99 " << HumanTime(c.fct.p99) << ", slowdown p99 "
+            // One receiving rank (an incast, one transfer): no rank to compare, the tails alone.
+            os << "  " << (c.rankFinish.count <= 1 ? "no straggler: one rank receives; " : "")
+               << "FCT p99 " << HumanTime(c.fct.p99) << ", slowdown p99 "
                << Fixed(c.slowdown.p99, 2) << '\n';
         }
     }

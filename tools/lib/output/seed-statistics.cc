@@ -356,7 +356,7 @@ WriteSeedAggregate(const std::string& dir,
             os << FormatMetricValue(metrics[m], s.mean) << " | "
                << FormatMetricValue(metrics[m], s.min) << " | "
                << FormatMetricValue(metrics[m], s.max) << " | "
-               << FormatMetricValue(metrics[m], s.stddev) << " | ";
+               << (s.n > 1 ? FormatMetricValue(metrics[m], s.stddev) : std::string("-")) << " | ";
             if (std::isfinite(s.ciHalfWidth))
             {
                 os << "+-" << FormatMetricValue(metrics[m], s.ciHalfWidth) << " ("

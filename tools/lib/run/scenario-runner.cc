@@ -348,6 +348,7 @@ class ProgressMonitor
         , m_stopS(stopS)
         , m_out(options.progressOut ? options.progressOut : &std::cerr)
         , m_after(options.progressAfterS)
+        , m_inPlace(options.progressInPlace)
         , m_t0(t0)
     {
     }
@@ -388,7 +389,10 @@ class ProgressMonitor
         {
             // The last state (100% when every byte arrived), then end the line.
             Print(SecondsSince(m_t0));
-            *m_out << "\n" << std::flush;
+            if (m_inPlace)
+            {
+                *m_out << "\n" << std::flush;
+            }
         }
     }
 
@@ -423,7 +427,14 @@ class ProgressMonitor
                                  ? state.simS
                                  : ExpectedEndS(state.simS, state.share, m_idealEndS, m_stopS);
         state.etaS = m_runner->IsDone() ? 0.0 : m_eta.SecondsLeft(state.expectedEndS);
-        *m_out << "\r" << FormatProgressLine(state) << "\033[K" << std::flush;
+        if (m_inPlace)
+        {
+            *m_out << "\r" << FormatProgressLine(state) << "\033[K" << std::flush;
+        }
+        else
+        {
+            *m_out << FormatProgressLine(state) << '\n' << std::flush;
+        }
     }
 
     Ptr<WorkloadExecution> m_runner;
@@ -433,6 +444,7 @@ class ProgressMonitor
     double m_stopS;
     std::ostream* m_out;
     double m_after;
+    bool m_inPlace; //!< RunOptions::progressInPlace
     Clock::time_point m_t0;
     double m_lastPrint{0};
     double m_lastTick{0};

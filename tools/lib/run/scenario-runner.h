@@ -28,8 +28,11 @@ struct RunOptions
 {
     bool progress{false};               //!< print a progress line
     std::ostream* progressOut{nullptr}; //!< where to print it (stderr if null)
-    double progressAfterS{2.0};         //!< wall seconds before the first progress line
-    bool trace{true};                   //!< gather Chrome trace events (RunResults::trace)
+    /// Rewrite the progress line in place (`\r`, erase to the end of the line: a terminal);
+    /// false: one plain line per update (a pipe or a file)
+    bool progressInPlace{true};
+    double progressAfterS{2.0}; //!< wall seconds before the first progress line
+    bool trace{true};           //!< gather Chrome trace events (RunResults::trace)
     /// ns-3 event scheduler (a name of SchedulerNames()); empty: the scenario's `scheduler`
     std::string scheduler;
     /// Refuse (SpecError) a run whose estimated memory (EstimateRunMemoryBytes()) exceeds

@@ -1493,6 +1493,7 @@ WriteSweepReport(const SweepPlan& plan,
         // with seeds, a warning for each difference within the seed-to-seed spread.
         std::ostringstream body;
         std::size_t warnings = 0;
+        std::size_t compared = 0; // pairs of points compared over seeds
         body << "\n## Against `" << first.key << "`\n\n"
              << "Each metric at every value of `" << first.key
              << "`, with its ratio to the value at `" << first.labels.front()
@@ -1619,6 +1620,7 @@ WriteSweepReport(const SweepPlan& plan,
                     {
                         continue;
                     }
+                    ++compared;
                     const SeedSpreadVerdict verdict
                         = CompareOverSeeds(results[pts[0]].seedRuns, results[pts[v]].seedRuns, m);
                     if (!verdict.withinSpread)
@@ -1673,7 +1675,9 @@ WriteSweepReport(const SweepPlan& plan,
         if (withSeeds)
         {
             os << "\n"
-               << (warnings == 0
+               << (compared == 0 ? "No difference is compared over seeds: `" + first.key
+                                       + "` has one value, or no two of its points finished.\n"
+                   : warnings == 0
                        ? "No compared difference is within the seed-to-seed spread: every "
                          "difference of means below exceeds the two 95 % confidence intervals "
                          "and no seed reverses it.\n"
