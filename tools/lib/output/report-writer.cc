@@ -447,7 +447,7 @@ WriteReportFlowControl(const RunResults& r, std::ostream& os)
         {"drops on lossless ports", std::to_string(k.losslessDrops)},
         {"peak switch buffer", Bytes(k.peakBufferBytes)},
         {"congestion control", r.congestionControl}};
-    if (k.retransmittedPackets > 0 || k.outOfOrderDrops > 0 || k.retransmissionTimeouts > 0)
+    if (k.AnyRecovery())
     {
         rows.push_back({"packets sent again (go-back-N)", std::to_string(k.retransmittedPackets)});
         rows.push_back(

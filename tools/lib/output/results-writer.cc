@@ -1465,7 +1465,7 @@ PrintSummaryTable(const RunResults& r, std::ostream& os)
     os << "fabric: " << k.drops << " drops, " << k.pauseFrames << " PFC pauses ("
        << HumanTime(k.pausedS) << " paused), " << HumanTime(k.stallS) << " flow-control stall, "
        << k.ecnMarks << " ECN marks\n";
-    if (k.retransmittedPackets > 0 || k.outOfOrderDrops > 0 || k.retransmissionTimeouts > 0)
+    if (k.AnyRecovery())
     {
         os << "recovery (go-back-N): " << k.retransmittedPackets << " packets sent again, "
            << k.outOfOrderDrops << " dropped out of order at receivers, "

@@ -287,6 +287,13 @@ struct FabricCounters
     uint64_t retransmissionTimeouts{0}; //!< timeouts that rewound a queue pair
     uint64_t outOfOrderDrops{0}; //!< data packets receivers dropped for arriving ahead of the
                                  //!< expected PSN (beyond the reorder window)
+
+    /// \return whether go-back-N recovered anything (a resend, a timeout or an out-of-order
+    /// drop): the printed summary and report.md show the recovery figures only then
+    bool AnyRecovery() const
+    {
+        return retransmittedPackets > 0 || outOfOrderDrops > 0 || retransmissionTimeouts > 0;
+    }
 };
 
 /**
